@@ -1,0 +1,70 @@
+//! Command-line front end: one module per subcommand, each turning arguments into library calls.
+
+use clap::{Parser, Subcommand};
+use std::io::{self, Write};
+
+mod common;
+mod perft;
+
+pub use common::BadInput;
+
+const EXAMPLES: &str = "\
+Examples:
+  othbook perft 10                     leaf count of the game tree 10 plies deep
+  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6";
+
+/// Othello opening books, transcript ingest and position analysis.
+#[derive(Parser, Debug)]
+#[command(name = "othbook", version, about, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the game tree (move-generator check and speed test).
+    /// Example: othbook perft 10
+    Perft(perft::Args),
+}
+
+/// Runs the command line and returns the process exit code: 0 success, 1 failure,
+/// 2 bad input (arguments, move strings, positions).
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(args, &mut out),
+    }
+    .and_then(|()| out.flush().map_err(anyhow::Error::from));
+    match result {
+        Ok(()) => 0,
+        Err(e) if is_broken_pipe(&e) => 0,
+        Err(e) => {
+            let mut msg = format!("othbook: {e}");
+            for cause in e.chain().skip(1) {
+                msg.push_str(&format!(": {cause}"));
+            }
+            eprintln!("{msg}");
+            if e.chain().any(|c| c.is::<BadInput>()) {
+                2
+            } else {
+                1
+            }
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,5 @@
+//! othbook: Othello opening books, game-transcript ingest and position analysis.
+//!
+//! Layers, each using only those below it: `board` (bitboards, moves, symmetries, perft).
+
+pub mod board;
