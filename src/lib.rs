@@ -3,3 +3,4 @@
 //! Layers, each using only those below it: `board` (bitboards, moves, symmetries, perft).
 
 pub mod board;
+pub mod transcript;
