@@ -82,6 +82,30 @@ pub fn flips(p: u64, o: u64, sq: u8) -> u64 {
     }
 }
 
+/// Sum over `moves` of the opponent's reply count after each (at least 1 per move: a forced
+/// pass or a finished game is one leaf). The last two plies of perft in one call.
+#[inline]
+#[must_use]
+pub fn sum_reply_counts(p: u64, o: u64, moves: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        // SAFETY: the avx2 target feature is enabled at compile time for this build.
+        unsafe { avx2::sum_reply_counts(p, o, moves) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        let mut total = 0;
+        let mut mv = moves;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as u8;
+            mv &= mv - 1;
+            let f = flips_scalar(p, o, sq);
+            total += u64::from(moves_scalar(o & !f, p | f | 1u64 << sq).count_ones().max(1));
+        }
+        total
+    }
+}
+
 /// Portable mobility: Kogge-Stone fills in the eight directions.
 #[inline]
 #[must_use]
@@ -169,17 +193,15 @@ mod avx2 {
         _mm_cvtsi128_si64(x) as u64
     }
 
-    /// Mobility with the four directions (shifts 1, 8, 7, 9) in the lanes of one vector.
+    /// Mobility with the four directions (shifts 1, 8, 7, 9) in the lanes of one vector;
+    /// `pp` and `oo` hold the player's and opponent's discs in every lane. The result still
+    /// includes occupied squares: the caller masks with the empties.
     #[inline(always)]
-    pub unsafe fn moves(p: u64, o: u64) -> u64 {
+    unsafe fn moves_vec(pp: __m256i, oo: __m256i) -> u64 {
         let sh = _mm256_set_epi64x(9, 7, 8, 1);
         let sh2 = _mm256_add_epi64(sh, sh);
-        let pp = _mm256_set1_epi64x(p as i64);
         let inner = INNER as i64;
-        let m = _mm256_and_si256(
-            _mm256_set1_epi64x(o as i64),
-            _mm256_set_epi64x(inner, inner, -1, inner),
-        );
+        let m = _mm256_and_si256(oo, _mm256_set_epi64x(inner, inner, -1, inner));
         let mut l = _mm256_and_si256(m, _mm256_sllv_epi64(pp, sh));
         let mut r = _mm256_and_si256(m, _mm256_srlv_epi64(pp, sh));
         l = _mm256_or_si256(l, _mm256_and_si256(m, _mm256_sllv_epi64(l, sh)));
@@ -190,29 +212,98 @@ mod avx2 {
         r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, sh2)));
         l = _mm256_or_si256(l, _mm256_and_si256(pl, _mm256_sllv_epi64(l, sh2)));
         r = _mm256_or_si256(r, _mm256_and_si256(pr, _mm256_srlv_epi64(r, sh2)));
-        let mv = _mm256_or_si256(_mm256_sllv_epi64(l, sh), _mm256_srlv_epi64(r, sh));
-        or_lanes(mv) & !(p | o)
+        or_lanes(_mm256_or_si256(
+            _mm256_sllv_epi64(l, sh),
+            _mm256_srlv_epi64(r, sh),
+        ))
     }
 
-    /// Flips: toward higher indices the nearest non-opponent square is the lowest set bit;
-    /// toward lower indices a fill along the ray finds the opponent run and its end.
     #[inline(always)]
-    pub unsafe fn flips(p: u64, o: u64, sq: u8) -> u64 {
+    pub unsafe fn moves(p: u64, o: u64) -> u64 {
+        moves_vec(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64)) & !(p | o)
+    }
+
+    /// Flips per direction lane: toward higher indices the nearest non-opponent square is the
+    /// lowest set bit; toward lower indices see `flips_down`. The caller ORs the lanes.
+    #[inline(always)]
+    unsafe fn flips_lanes(pp: __m256i, oo: __m256i, sq: u8) -> __m256i {
         let rays = &RAYS[sq as usize].0;
         // SAFETY (of the loads): `Rays` is 32-byte aligned and holds 8 u64 (two vectors).
         let hi = _mm256_load_si256(rays.as_ptr() as *const __m256i);
         let lo = _mm256_load_si256(rays.as_ptr().add(4) as *const __m256i);
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_set1_epi64x(o as i64);
         let zero = _mm256_setzero_si256();
-
         let stop = _mm256_andnot_si256(oo, hi);
         let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
         let out_hi = _mm256_and_si256(first, pp);
         let below = _mm256_add_epi64(out_hi, _mm256_set1_epi64x(-1));
         let none_hi = _mm256_cmpeq_epi64(out_hi, zero);
         let f_hi = _mm256_andnot_si256(none_hi, _mm256_and_si256(below, hi));
+        _mm256_or_si256(f_hi, flips_down(pp, oo, lo, sq))
+    }
 
+    #[inline(always)]
+    pub unsafe fn flips(p: u64, o: u64, sq: u8) -> u64 {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        or_lanes(flips_lanes(pp, oo, sq))
+    }
+
+    /// Replies after playing `sq`: the opponent's mobility count (at least 1).
+    #[inline(always)]
+    unsafe fn reply_count(pp: __m256i, oo: __m256i, occupied: u64, sq: u8) -> u64 {
+        let f = flips_lanes(pp, oo, sq);
+        // OR the four lanes into every lane without a round trip through a scalar.
+        let f = _mm256_or_si256(f, _mm256_permute4x64_epi64::<0x4E>(f));
+        let f = _mm256_or_si256(f, _mm256_shuffle_epi32::<0x4E>(f));
+        let x = _mm256_set1_epi64x((1u64 << sq) as i64);
+        let np = _mm256_andnot_si256(f, oo);
+        let no = _mm256_or_si256(_mm256_or_si256(pp, f), x);
+        let empty = !(occupied | 1u64 << sq);
+        u64::from((moves_vec(np, no) & empty).count_ones().max(1))
+    }
+
+    /// For every move in `moves`, plays it and counts the opponent's replies (at least 1: a
+    /// forced pass or a finished game is one leaf). Stays in vector registers between the flip
+    /// and the mobility, and works on two moves at a time so that the out-of-order core sees
+    /// two independent dependency chains: this is the whole cost of perft's last two plies.
+    #[inline(always)]
+    pub unsafe fn sum_reply_counts(p: u64, o: u64, mut moves: u64) -> u64 {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let occupied = p | o;
+        let mut total = 0u64;
+        while moves & moves.wrapping_sub(1) != 0 {
+            let a = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let b = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            total += reply_count(pp, oo, occupied, a) + reply_count(pp, oo, occupied, b);
+        }
+        if moves != 0 {
+            total += reply_count(pp, oo, occupied, moves.trailing_zeros() as u8);
+        }
+        total
+    }
+
+    /// Toward lower indices the nearest non-opponent square is the highest set bit, which
+    /// AVX-512 (CD + VL) finds directly with a vector leading-zero count.
+    #[cfg(all(target_feature = "avx512cd", target_feature = "avx512vl"))]
+    #[inline(always)]
+    unsafe fn flips_down(pp: __m256i, oo: __m256i, lo: __m256i, _sq: u8) -> __m256i {
+        let stop = _mm256_andnot_si256(oo, lo);
+        // A count of 64 (no stop square) shifts the bit out entirely: no flip.
+        let first = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(stop));
+        let out = _mm256_and_si256(first, pp);
+        let above = _mm256_slli_epi64::<1>(_mm256_sub_epi64(_mm256_setzero_si256(), out));
+        _mm256_and_si256(above, lo)
+    }
+
+    /// Without a vector leading-zero count: a fill along the ray finds the opponent run and
+    /// the square that ends it.
+    #[cfg(not(all(target_feature = "avx512cd", target_feature = "avx512vl")))]
+    #[inline(always)]
+    unsafe fn flips_down(pp: __m256i, oo: __m256i, lo: __m256i, sq: u8) -> __m256i {
+        let zero = _mm256_setzero_si256();
         let sh = _mm256_set_epi64x(9, 7, 8, 1);
         let sh2 = _mm256_add_epi64(sh, sh);
         let m = _mm256_and_si256(oo, lo);
@@ -224,9 +315,7 @@ mod avx2 {
         f = _mm256_or_si256(f, _mm256_and_si256(pre, _mm256_srlv_epi64(f, sh2)));
         let end = _mm256_and_si256(_mm256_and_si256(_mm256_srlv_epi64(f, sh), lo), pp);
         let none_lo = _mm256_cmpeq_epi64(end, zero);
-        let f_lo = _mm256_andnot_si256(none_lo, f);
-
-        or_lanes(_mm256_or_si256(f_hi, f_lo))
+        _mm256_andnot_si256(none_lo, f)
     }
 }
 

@@ -16,7 +16,7 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
 
 #[inline]
 fn perft_bits(p: u64, o: u64, depth: u32) -> u64 {
-    use crate::board::movegen::{flips, moves};
+    use crate::board::movegen::{flips, moves, sum_reply_counts};
     let mut mv = moves(p, o);
     if mv == 0 {
         // One ply spent on the pass; a finished game is a single leaf.
@@ -29,19 +29,10 @@ fn perft_bits(p: u64, o: u64, depth: u32) -> u64 {
     if depth == 1 {
         return u64::from(mv.count_ones());
     }
-    let mut total = 0;
     if depth == 2 {
-        // A child with no move still has one leaf below it (its pass, or the finished game).
-        while mv != 0 {
-            let sq = mv.trailing_zeros() as u8;
-            mv &= mv - 1;
-            let f = flips(p, o, sq);
-            let np = o & !f;
-            let no = p | f | 1u64 << sq;
-            total += u64::from(moves(np, no).count_ones().max(1));
-        }
-        return total;
+        return sum_reply_counts(p, o, mv);
     }
+    let mut total = 0;
     while mv != 0 {
         let sq = mv.trailing_zeros() as u8;
         mv &= mv - 1;
