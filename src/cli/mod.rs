@@ -5,13 +5,15 @@ use std::io::{self, Write};
 
 mod common;
 mod perft;
+mod play_match;
 
 pub use common::BadInput;
 
 const EXAMPLES: &str = "\
 Examples:
   othbook perft 10                     leaf count of the game tree 10 plies deep
-  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6";
+  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
+  othbook match --black alphabeta:depth=4 --white random --games 10 --swap";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -26,6 +28,9 @@ enum Command {
     /// Count the leaves of the game tree (move-generator check and speed test).
     /// Example: othbook perft 10
     Perft(perft::Args),
+    /// Play games between two players (or a round robin) under time controls.
+    /// Example: othbook match --black alphabeta:depth=4 --white random --games 10 --swap
+    Match(play_match::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -42,6 +47,7 @@ pub fn run() -> i32 {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
+        Command::Match(args) => play_match::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

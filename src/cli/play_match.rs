@@ -1,0 +1,354 @@
+//! `othbook match`: games between two players (or a round robin) under time controls.
+
+use super::common::bad;
+use anyhow::{Context, Result};
+use othbook::board::{parse_moves, Move, Position};
+use othbook::play::arena::{
+    csv_row, elo_interval, run_match, totals, MatchConfig, MatchGame, CSV_HEADER,
+};
+use othbook::play::clock::TimeControl;
+use othbook::play::spec::{PlayerSpec, PLAYERS};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Where `--openings xot` looks for the XOT list.
+const XOT_PATHS: &[&str] = &[
+    "../shared/data/xot/openingslarge.txt",
+    "xot/openingslarge.txt",
+];
+
+/// Arguments of `othbook match`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = after_help())]
+pub struct Args {
+    /// Player A (black in the first game), e.g. alphabeta:depth=4
+    #[arg(long, required_unless_present = "round_robin")]
+    black: Option<String>,
+    /// Player B, e.g. "gtp:gtp-rhino -l 1"
+    #[arg(long, required_unless_present = "round_robin")]
+    white: Option<String>,
+    /// Play every pair of these players (instead of --black/--white).
+    #[arg(long, num_args = 2.., value_name = "PLAYER", conflicts_with_all = ["black", "white"])]
+    round_robin: Vec<String>,
+    /// Per-move time limits (seconds) for the round robin's columns, e.g. 0.05,0.2,1
+    #[arg(long, value_delimiter = ',', default_value = "0.05,0.2,1")]
+    limits: Vec<f64>,
+    /// Number of games (per pair and limit in a round robin).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Openings: a file with one move string per line, or `xot` for the XOT list.
+    /// Each opening is played twice with colours swapped.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Shuffle the openings with this seed (default: file order).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Alternate colours between games (implied with --openings).
+    #[arg(long)]
+    swap: bool,
+    /// Clock for each player: "SETUP PER_K K" seconds, e.g. "60 10 5" (no clock if omitted).
+    #[arg(long)]
+    time: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Write one CSV line per game to this file.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+}
+
+fn after_help() -> String {
+    let mut s = String::from("Players:\n");
+    for (name, what) in PLAYERS {
+        s.push_str(&format!("  {name:<14} {what}\n"));
+    }
+    s.push_str(
+        "\nExamples:\n  othbook match --black alphabeta:depth=4 --white random --games 10 --swap\n  \
+         othbook match --black mcts:time=0.2 --white \"gtp:gtp-rhino -l 1\" --openings xot --games 4\n  \
+         othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv",
+    );
+    s
+}
+
+fn spec(text: &str) -> Result<PlayerSpec> {
+    let s: PlayerSpec = text.parse().map_err(|e| bad(format!("{e}")))?;
+    s.validate().map_err(|e| bad(format!("{e}")))?;
+    Ok(s)
+}
+
+fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
+    let path: PathBuf = if arg == "xot" {
+        XOT_PATHS
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.exists())
+            .ok_or_else(|| {
+                bad(format!(
+                    "--openings xot: the XOT list was not found (looked in {})",
+                    XOT_PATHS.join(", ")
+                ))
+            })?
+    } else {
+        PathBuf::from(arg)
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read openings {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = || format!("{}:{}", path.display(), i + 1);
+        let moves = parse_moves(line).map_err(|e| bad(format!("{}: {e}", at())))?;
+        let replay = Position::START
+            .replay(moves)
+            .map_err(|e| bad(format!("{}: {e}", at())))?;
+        if replay.end.board.is_game_over() {
+            return Err(bad(format!("{}: the opening ends the game", at())));
+        }
+        out.push(replay.moves);
+    }
+    if out.is_empty() {
+        return Err(bad(format!("{}: no openings in the file", path.display())));
+    }
+    Ok(out)
+}
+
+fn shuffle<T>(v: &mut [T], seed: u64) {
+    let mut rng = othbook::play::search::Rng::new(seed);
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+}
+
+/// A player spec with a per-move time limit, for players that take one.
+fn with_time(s: &PlayerSpec, secs: f64) -> PlayerSpec {
+    let mut s = s.clone();
+    if matches!(
+        s.kind.as_str(),
+        "minimax" | "alphabeta" | "expectimax" | "mcts" | "engine" | "better"
+    ) {
+        s.options.remove("depth");
+        s.options.insert("time".into(), secs.to_string());
+    }
+    s
+}
+
+fn progress(label: String) -> impl Fn(usize, usize) + Sync {
+    let tty = std::io::stderr().is_terminal();
+    move |done, total| {
+        if tty {
+            eprint!("\r{label}: game {done}/{total}   ");
+            if done == total {
+                eprintln!();
+            }
+        }
+    }
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    if args.games == 0 || args.games > 100_000 {
+        return Err(bad("--games must be 1 to 100000"));
+    }
+    if args.jobs == 0 || args.jobs > 256 {
+        return Err(bad("--jobs must be 1 to 256"));
+    }
+    let time = match &args.time {
+        Some(t) => Some(t.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
+        None => None,
+    };
+    let mut openings = match &args.openings {
+        Some(o) => load_openings(o)?,
+        None => Vec::new(),
+    };
+    if let Some(seed) = args.seed {
+        shuffle(&mut openings, seed);
+    }
+    let mut csv = match &args.csv {
+        Some(p) => {
+            let mut f = std::fs::File::create(p)
+                .with_context(|| format!("cannot create {}", p.display()))?;
+            writeln!(f, "{CSV_HEADER}")?;
+            Some((f, p.clone()))
+        }
+        None => None,
+    };
+    if !args.round_robin.is_empty() {
+        return round_robin(&args, openings, time, csv.as_mut().map(|(f, _)| f), out);
+    }
+    let a = spec(args.black.as_deref().unwrap_or_default())?;
+    let b = spec(args.white.as_deref().unwrap_or_default())?;
+    let cfg = MatchConfig {
+        a,
+        b,
+        games: args.games,
+        openings,
+        swap: args.swap,
+        time,
+        jobs: args.jobs,
+    };
+    let games =
+        run_match(&cfg, &progress(format!("{} vs {}", cfg.a, cfg.b))).context("match aborted")?;
+    if let Some((f, p)) = csv.as_mut() {
+        for g in &games {
+            writeln!(f, "{}", csv_row(g, &cfg.a.to_string(), &cfg.b.to_string()))
+                .with_context(|| format!("cannot write {}", p.display()))?;
+        }
+    }
+    report(out, &cfg, &games)
+}
+
+fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Result<()> {
+    writeln!(
+        out,
+        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>9} {:>10} {:>12} {:>6}",
+        "player",
+        "games",
+        "won",
+        "drew",
+        "lost",
+        "points",
+        "score%",
+        "avg disc",
+        "s/move",
+        "nodes/move",
+        "time-"
+    )?;
+    for (spec, is_a) in [(&cfg.a, true), (&cfg.b, false)] {
+        let t = totals(games, is_a);
+        let played = games
+            .iter()
+            .filter(|g| g.outcome.disc_diff().is_some())
+            .count()
+            .max(1);
+        let moves = f64::from(t.moves.max(1));
+        writeln!(
+            out,
+            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>7.1} {:>6.1}% {:>+9.2} {:>10.4} {:>12.0} {:>6}",
+            truncate(&spec.to_string(), 28),
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.points(),
+            100.0 * t.points() / f64::from(t.games.max(1)),
+            t.disc_sum as f64 / played as f64,
+            t.time.as_secs_f64() / moves,
+            t.nodes as f64 / moves,
+            t.time_losses,
+        )?;
+    }
+    let (e, lo, hi) = elo_interval(games);
+    writeln!(
+        out,
+        "Elo difference A - B: {} (95% interval {} .. {})",
+        fmt_elo(e),
+        fmt_elo(lo),
+        fmt_elo(hi)
+    )?;
+    let forfeits: Vec<String> = games
+        .iter()
+        .filter(|g| g.outcome.termination.loser().is_some())
+        .map(|g| format!("game {}: {:?}", g.index + 1, g.outcome.termination))
+        .collect();
+    for f in forfeits.iter().take(10) {
+        writeln!(out, "  {f}")?;
+    }
+    Ok(())
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{e:+.0}")
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).chain(std::iter::once('~')).collect()
+    }
+}
+
+fn round_robin(
+    args: &Args,
+    openings: Vec<Vec<Move>>,
+    time: Option<TimeControl>,
+    mut csv: Option<&mut std::fs::File>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let specs: Vec<PlayerSpec> = args
+        .round_robin
+        .iter()
+        .map(|s| spec(s))
+        .collect::<Result<_>>()?;
+    if args.limits.is_empty() || args.limits.iter().any(|l| !(0.001..=600.0).contains(l)) {
+        return Err(bad("--limits must be seconds between 0.001 and 600"));
+    }
+    // points[player][limit], games[player][limit]
+    let n = specs.len();
+    let mut points = vec![vec![0.0f64; args.limits.len()]; n];
+    let mut played = vec![vec![0u32; args.limits.len()]; n];
+    for (li, &limit) in args.limits.iter().enumerate() {
+        for i in 0..n {
+            for j in i + 1..n {
+                let cfg = MatchConfig {
+                    a: with_time(&specs[i], limit),
+                    b: with_time(&specs[j], limit),
+                    games: args.games,
+                    openings: openings.clone(),
+                    swap: true,
+                    time,
+                    jobs: args.jobs,
+                };
+                let label = format!("{}s: {} vs {}", limit, cfg.a, cfg.b);
+                let games = run_match(&cfg, &progress(label)).context("round robin aborted")?;
+                for g in &games {
+                    points[i][li] += g.a_points();
+                    points[j][li] += 1.0 - g.a_points();
+                    played[i][li] += 1;
+                    played[j][li] += 1;
+                    if let Some(f) = csv.as_deref_mut() {
+                        writeln!(
+                            f,
+                            "{limit},{}",
+                            csv_row(g, &cfg.a.to_string(), &cfg.b.to_string())
+                        )?;
+                    }
+                }
+            }
+        }
+    }
+    write!(out, "{:<24}", "player \\ s/move")?;
+    for l in &args.limits {
+        write!(out, " {:>9}", format!("{l}s"))?;
+    }
+    writeln!(out, " {:>9}", "all")?;
+    for i in 0..n {
+        write!(out, "{:<24}", truncate(&specs[i].to_string(), 24))?;
+        for li in 0..args.limits.len() {
+            write!(
+                out,
+                " {:>8.1}%",
+                100.0 * points[i][li] / f64::from(played[i][li].max(1))
+            )?;
+        }
+        let all: f64 = points[i].iter().sum();
+        let games: u32 = played[i].iter().sum();
+        writeln!(out, " {:>8.1}%", 100.0 * all / f64::from(games.max(1)))?;
+    }
+    writeln!(
+        out,
+        "(score % against all other players; {} games per pair and limit)",
+        args.games
+    )?;
+    Ok(())
+}
