@@ -4,4 +4,5 @@
 
 pub mod board;
 pub mod play;
+pub mod protocol;
 pub mod transcript;

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
 mod common;
+mod gtp;
 mod perft;
 mod play_match;
 
@@ -13,7 +14,8 @@ const EXAMPLES: &str = "\
 Examples:
   othbook perft 10                     leaf count of the game tree 10 plies deep
   othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
-  othbook match --black alphabeta:depth=4 --white random --games 10 --swap";
+  othbook match --black alphabeta:depth=4 --white random --games 10 --swap
+  othbook gtp                          GTP engine on stdin/stdout";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -31,6 +33,9 @@ enum Command {
     /// Play games between two players (or a round robin) under time controls.
     /// Example: othbook match --black alphabeta:depth=4 --white random --games 10 --swap
     Match(play_match::Args),
+    /// Run as a GTP engine on stdin/stdout.
+    /// Example: othbook gtp --player mcts:time=0.5
+    Gtp(gtp::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -48,6 +53,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Match(args) => play_match::run(args, &mut out),
+        Command::Gtp(args) => gtp::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

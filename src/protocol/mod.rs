@@ -1,0 +1,3 @@
+//! Engine protocols, so other programs can drive othbook: GTP and NBoard.
+
+pub mod gtp;

@@ -1,0 +1,141 @@
+//! `othbook match`: games through the GTP client (othbook itself and gtp-rhino), CSV output.
+
+use assert_cmd::Command;
+
+fn othbook() -> Command {
+    Command::cargo_bin("othbook").unwrap()
+}
+
+fn rhino() -> &'static str {
+    let path = "/usr/games/gtp-rhino";
+    assert!(
+        std::path::Path::new(path).exists(),
+        "{path} is missing: install Debian's grhino package (.ci/run does)"
+    );
+    path
+}
+
+#[test]
+fn othbook_gtp_through_the_gtp_client() {
+    let me = env!("CARGO_BIN_EXE_othbook");
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("games.csv");
+    let out = othbook()
+        .args([
+            "match",
+            "--black",
+            &format!("gtp:{me} gtp --player simple"),
+            "--white",
+            "random:seed=4",
+        ])
+        .args(["--games", "2", "--swap", "--csv", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!text.contains("Failure"), "{text}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert_eq!(lines.len(), 3, "{rows}");
+    assert!(lines[0].starts_with("game,opening,black,white"));
+    assert!(lines[1..].iter().all(|l| l.contains(",normal,")), "{rows}");
+}
+
+#[test]
+fn a_few_games_against_gtp_rhino() {
+    let rhino = rhino();
+    let out = othbook()
+        .args([
+            "match",
+            "--black",
+            "alphabeta:depth=2",
+            "--white",
+            &format!("gtp:{rhino} -l 1"),
+        ])
+        .args(["--games", "2", "--openings", "fixtures/openings.txt"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains("   2 ")).collect();
+    assert_eq!(rows.len(), 2, "two players with two games each: {text}");
+    assert!(
+        !text.contains("Failure") && !text.contains("Illegal"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_match_arguments_exit_2() {
+    for args in [
+        vec!["match", "--black", "nobody", "--white", "random"],
+        vec![
+            "match",
+            "--black",
+            "random",
+            "--white",
+            "alphabeta:depth=99",
+        ],
+        vec![
+            "match", "--black", "random", "--white", "random", "--time", "x y z",
+        ],
+        vec![
+            "match",
+            "--black",
+            "random",
+            "--white",
+            "random",
+            "--openings",
+            "fixtures/perft.tsv",
+        ],
+        vec![
+            "match", "--black", "random", "--white", "random", "--games", "0",
+        ],
+    ] {
+        let out = othbook().args(&args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn round_robin_table_and_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("rr.csv");
+    let out = othbook()
+        .args([
+            "match",
+            "--round-robin",
+            "random:seed=1",
+            "simple",
+            "alphabeta",
+            "--limits",
+            "0.01,0.02",
+        ])
+        .args(["--games", "2", "--csv", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("0.01s") && text.contains("0.02s"), "{text}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert!(rows.starts_with("limit,game,"));
+    // 3 pairs x 2 limits x 2 games + header
+    assert_eq!(rows.lines().count(), 13, "{rows}");
+}
