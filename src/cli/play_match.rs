@@ -169,7 +169,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Some(p) => {
             let mut f = std::fs::File::create(p)
                 .with_context(|| format!("cannot create {}", p.display()))?;
-            writeln!(f, "{CSV_HEADER}")?;
+            let limit = if args.round_robin.is_empty() {
+                ""
+            } else {
+                "limit,"
+            };
+            writeln!(f, "{limit}{CSV_HEADER}")?;
             Some((f, p.clone()))
         }
         None => None,
