@@ -6,6 +6,18 @@ fn othbook() -> Command {
     Command::cargo_bin("othbook").unwrap()
 }
 
+/// Runs `othbook ARGS`, checks that it succeeded, and returns its standard output.
+fn run_ok(args: &[&str]) -> String {
+    let out = othbook().args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{args:?}\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
 fn rhino() -> &'static str {
     let path = "/usr/games/gtp-rhino";
     assert!(
@@ -20,23 +32,18 @@ fn othbook_gtp_through_the_gtp_client() {
     let me = env!("CARGO_BIN_EXE_othbook");
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("games.csv");
-    let out = othbook()
-        .args([
-            "match",
-            "--black",
-            &format!("gtp:{me} gtp --player simple"),
-            "--white",
-            "random:seed=4",
-        ])
-        .args(["--games", "2", "--swap", "--csv", csv.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(&[
+        "match",
+        "--black",
+        &format!("gtp:{me} gtp --player simple"),
+        "--white",
+        "random:seed=4",
+        "--games",
+        "2",
+        "--swap",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
     assert!(!text.contains("Failure"), "{text}");
     let rows = std::fs::read_to_string(&csv).unwrap();
     let lines: Vec<&str> = rows.lines().collect();
@@ -48,23 +55,17 @@ fn othbook_gtp_through_the_gtp_client() {
 #[test]
 fn a_few_games_against_gtp_rhino() {
     let rhino = rhino();
-    let out = othbook()
-        .args([
-            "match",
-            "--black",
-            "alphabeta:depth=2",
-            "--white",
-            &format!("gtp:{rhino} -l 1"),
-        ])
-        .args(["--games", "2", "--openings", "fixtures/openings.txt"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(&[
+        "match",
+        "--black",
+        "alphabeta:depth=2",
+        "--white",
+        &format!("gtp:{rhino} -l 1"),
+        "--games",
+        "2",
+        "--openings",
+        "fixtures/openings.txt",
+    ]);
     let rows: Vec<&str> = text.lines().filter(|l| l.contains("   2 ")).collect();
     assert_eq!(rows.len(), 2, "two players with two games each: {text}");
     assert!(
@@ -114,25 +115,19 @@ fn bad_match_arguments_exit_2() {
 fn round_robin_table_and_csv() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("rr.csv");
-    let out = othbook()
-        .args([
-            "match",
-            "--round-robin",
-            "random:seed=1",
-            "simple",
-            "alphabeta",
-            "--limits",
-            "0.01,0.02",
-        ])
-        .args(["--games", "2", "--csv", csv.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = run_ok(&[
+        "match",
+        "--round-robin",
+        "random:seed=1",
+        "simple",
+        "alphabeta",
+        "--limits",
+        "0.01,0.02",
+        "--games",
+        "2",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
     assert!(text.contains("0.01s") && text.contains("0.02s"), "{text}");
     let rows = std::fs::read_to_string(&csv).unwrap();
     assert!(rows.starts_with("limit,game,"));
