@@ -3,4 +3,5 @@
 //! Layers, each using only those below it: `board` (bitboards, moves, symmetries, perft).
 
 pub mod board;
+pub mod engine;
 pub mod transcript;

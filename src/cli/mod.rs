@@ -3,15 +3,21 @@
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
+mod analyze;
+mod bench;
 mod common;
 mod perft;
+mod solve;
 
 pub use common::BadInput;
 
 const EXAMPLES: &str = "\
 Examples:
   othbook perft 10                     leaf count of the game tree 10 plies deep
-  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6";
+  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
+  othbook analyze f5d6c3 --depth 14    best move and score after f5 d6 c3
+  othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
+  othbook bench                        node-count signature and search speed";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -26,6 +32,15 @@ enum Command {
     /// Count the leaves of the game tree (move-generator check and speed test).
     /// Example: othbook perft 10
     Perft(perft::Args),
+    /// Analyse a position: iterative deepening, exact solve near the end, multi-PV.
+    /// Example: othbook analyze f5d6c3 --time 5 --threads 2
+    Analyze(analyze::Args),
+    /// Solve endgame positions exactly (or win/draw/loss) from an OBF file or a position.
+    /// Example: othbook solve ../shared/data/ffo/ffo.obf --lines 40-49
+    Solve(solve::Args),
+    /// Fixed searches: node-count signature and nodes per second.
+    /// Example: othbook bench
+    Bench(bench::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -42,6 +57,9 @@ pub fn run() -> i32 {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
+        Command::Analyze(args) => analyze::run(args, &mut out),
+        Command::Solve(args) => solve::run(args, &mut out),
+        Command::Bench(args) => bench::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
