@@ -5,4 +5,5 @@
 pub mod board;
 pub mod play;
 pub mod protocol;
+pub mod engine;
 pub mod transcript;

@@ -28,3 +28,24 @@ pub fn position_from_args(position: Option<&str>, moves: Option<&str>) -> Result
         .map_err(|e| bad(format!("moves {moves:?}: {e}")))?;
     Ok(replay.end)
 }
+
+/// The `--threads` value (default: all cores), checked.
+pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
+    match threads {
+        Some(0) => Err(bad("--threads must be at least 1")),
+        Some(n) if n > 1024 => Err(bad(format!("--threads {n} is absurd"))),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+    }
+}
+
+/// Checks a `--hash` size in MiB.
+pub fn check_hash(mb: usize) -> Result<()> {
+    if (1..=65536).contains(&mb) {
+        Ok(())
+    } else {
+        Err(bad(format!(
+            "--hash {mb} is out of range: use 1 to 65536 MiB"
+        )))
+    }
+}

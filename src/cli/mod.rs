@@ -3,10 +3,13 @@
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
+mod analyze;
+mod bench;
 mod common;
 mod gtp;
 mod perft;
 mod play_match;
+mod solve;
 
 pub use common::BadInput;
 
@@ -15,7 +18,10 @@ Examples:
   othbook perft 10                     leaf count of the game tree 10 plies deep
   othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
   othbook match --black alphabeta:depth=4 --white random --games 10 --swap
-  othbook gtp                          GTP engine on stdin/stdout";
+  othbook gtp                          GTP engine on stdin/stdout
+  othbook analyze f5d6c3 --depth 14    best move and score after f5 d6 c3
+  othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
+  othbook bench                        node-count signature and search speed";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -36,6 +42,15 @@ enum Command {
     /// Run as a GTP engine on stdin/stdout.
     /// Example: othbook gtp --player mcts:time=0.5
     Gtp(gtp::Args),
+    /// Analyse a position: iterative deepening, exact solve near the end, multi-PV.
+    /// Example: othbook analyze f5d6c3 --time 5 --threads 2
+    Analyze(analyze::Args),
+    /// Solve endgame positions exactly (or win/draw/loss) from an OBF file or a position.
+    /// Example: othbook solve ../shared/data/ffo/ffo.obf --lines 40-49
+    Solve(solve::Args),
+    /// Fixed searches: node-count signature and nodes per second.
+    /// Example: othbook bench
+    Bench(bench::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -54,6 +69,9 @@ pub fn run() -> i32 {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Match(args) => play_match::run(args, &mut out),
         Command::Gtp(args) => gtp::run(args, &mut out),
+        Command::Analyze(args) => analyze::run(args, &mut out),
+        Command::Solve(args) => solve::run(args, &mut out),
+        Command::Bench(args) => bench::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

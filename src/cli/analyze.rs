@@ -1,0 +1,234 @@
+//! `othbook analyze`: iterative-deepening analysis of a position, one line per iteration.
+//!
+//! The book probe belongs before the search output (see `run`); it is not wired yet.
+
+use super::common::{bad, check_hash, position_from_args, threads_arg};
+use anyhow::Result;
+use othbook::board::{format_moves, Move};
+use othbook::engine::{
+    Algorithm, Engine, EngineError, EngineOptions, Iteration, Limits, Mode, ScoreKind, MAX_DEPTH,
+    SCALE,
+};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `othbook analyze`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Scores are in discs for the side to move; `exact` lines are perfect \
+play. Without --depth or --time the search stops at depth 12 (or solves a position with at \
+most 12 empties).\n\n\
+Examples:\n  othbook analyze f5d6c3 --depth 14\n  othbook analyze --time 10 --threads 2 --multipv 3\n  \
+othbook analyze --position \"<64 chars> X\" --exact"
+)]
+pub struct Args {
+    /// Moves played from the start (or from --position), e.g. f5d6c3.
+    moves: Option<String>,
+    /// Start from this position: 64 characters (X/* black, O white, -/. empty) then X or O.
+    #[arg(long, allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Deepest iteration in plies (1-60).
+    #[arg(long, conflicts_with = "time")]
+    depth: Option<u32>,
+    /// Time budget in seconds; the deepest finished iteration is kept.
+    #[arg(long, allow_hyphen_values = true)]
+    time: Option<f64>,
+    /// Solve exactly instead of searching with the evaluation.
+    #[arg(long, conflicts_with_all = ["wld", "depth"])]
+    exact: bool,
+    /// Solve for win/draw/loss only.
+    #[arg(long, conflicts_with = "depth")]
+    wld: bool,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size in MiB (1-65536).
+    #[arg(long, default_value_t = 128)]
+    hash: usize,
+    /// Number of best moves to score (1-64).
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Search algorithm: minimax, alphabeta or pvs (the first two for comparison only).
+    #[arg(long, default_value = "pvs")]
+    algo: String,
+    /// Opening book to probe before searching (probing is not wired yet).
+    #[arg(long, conflicts_with = "no_book")]
+    book: Option<PathBuf>,
+    /// Do not probe the opening book.
+    #[arg(long)]
+    no_book: bool,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let threads = threads_arg(args.threads)?;
+    check_hash(args.hash)?;
+    let algorithm: Algorithm = args.algo.parse().map_err(bad)?;
+    if let Some(d) = args.depth {
+        if !(1..=MAX_DEPTH).contains(&d) {
+            return Err(bad(format!(
+                "--depth {d} is out of range: use 1 to {MAX_DEPTH}"
+            )));
+        }
+    }
+    let time = match args.time {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 && t <= 7.0 * 86_400.0 => {
+            Some(Duration::from_secs_f64(t))
+        }
+        Some(t) => {
+            return Err(bad(format!(
+                "--time {t} is out of range: use more than 0 and at most 604800 seconds"
+            )))
+        }
+    };
+    if !(1..=64).contains(&args.multipv) {
+        return Err(bad(format!(
+            "--multipv {} is out of range: use 1 to 64",
+            args.multipv
+        )));
+    }
+    let pos = position_from_args(args.position.as_deref(), args.moves.as_deref())?;
+    if pos.board.is_game_over() {
+        return Err(bad(format!(
+            "the game is over (black {} - white {}): nothing to analyse",
+            pos.black().count(),
+            pos.white().count()
+        )));
+    }
+    let mode = if args.exact {
+        Mode::Exact
+    } else if args.wld {
+        Mode::Wld
+    } else {
+        Mode::Auto
+    };
+    let depth = match (args.depth, time, mode) {
+        (Some(d), _, _) => Some(d),
+        (None, None, Mode::Auto) => Some(12),
+        _ => None,
+    };
+    let limits = Limits {
+        depth,
+        time,
+        mode,
+        multipv: args.multipv,
+    };
+
+    // The book probe (when wired) prints here, before the search output; `--no-book` skips it.
+    let _book_requested = !args.no_book;
+
+    write!(out, "{}", pos.diagram())?;
+    writeln!(
+        out,
+        "{} to move, {} empties",
+        pos.side,
+        pos.board.empty_count()
+    )?;
+    if pos.board.must_pass() {
+        writeln!(
+            out,
+            "{} has no legal move: analysing the pass ({} to move after it)",
+            pos.side,
+            pos.side.opposite()
+        )?;
+    }
+    writeln!(
+        out,
+        "{:>5} {:>8} {:>12} {:>9} {:>8}  pv",
+        "depth", "score", "nodes", "Mn/s", "time"
+    )?;
+    let engine = Engine::new(EngineOptions {
+        threads,
+        hash_mb: args.hash,
+        algorithm,
+    });
+    let mut io_err = None;
+    let result = engine.analyze_with(&pos.board, &limits, |it| {
+        if io_err.is_none() {
+            if let Err(e) = print_iteration(out, it, args.multipv) {
+                io_err = Some(e);
+            }
+        }
+    });
+    if let Some(e) = io_err {
+        return Err(e.into());
+    }
+    let a = match result {
+        Ok(a) => a,
+        Err(e @ (EngineError::BadLimits(_) | EngineError::GameOver)) => {
+            return Err(bad(e.to_string()))
+        }
+    };
+    let what = match a.kind {
+        ScoreKind::Midgame => format!("depth {}", a.depth),
+        ScoreKind::Exact => "exact".to_string(),
+        ScoreKind::Wld => "win/draw/loss".to_string(),
+    };
+    writeln!(
+        out,
+        "best: {} {} ({what}{}), {} nodes in {:.3} s ({:.2} M nodes/s, {threads} thread{})",
+        a.best_move,
+        score_text(a.kind, a.score),
+        if a.complete { "" } else { ", time ran out" },
+        a.nodes,
+        a.elapsed.as_secs_f64(),
+        a.nodes_per_second() / 1e6,
+        if threads == 1 { "" } else { "s" },
+    )?;
+    writeln!(out, "pv: {}", pv_text(&a.pv))?;
+    Ok(())
+}
+
+fn score_text(kind: ScoreKind, score: i32) -> String {
+    match kind {
+        ScoreKind::Midgame => format!("{:+.2}", f64::from(score) / f64::from(SCALE)),
+        ScoreKind::Exact => format!("{:+}", score / SCALE),
+        ScoreKind::Wld => match score.signum() {
+            1 => "win".into(),
+            0 => "draw".into(),
+            _ => "loss".into(),
+        },
+    }
+}
+
+/// Moves separated by spaces (easier to read than the compact record form).
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| format_moves(std::slice::from_ref(m)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn print_iteration(out: &mut impl Write, it: &Iteration, multipv: usize) -> std::io::Result<()> {
+    let depth = match it.kind {
+        ScoreKind::Midgame => it.depth.to_string(),
+        ScoreKind::Exact => format!("{}@", it.depth),
+        ScoreKind::Wld => format!("{}w", it.depth),
+    };
+    let rate = it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-9) / 1e6;
+    for (i, l) in it.lines.iter().take(multipv).enumerate() {
+        let bound = if l.exact || i == 0 { "" } else { "<=" };
+        if i == 0 {
+            write!(
+                out,
+                "{depth:>5} {:>8} {:>12} {rate:>9.2} {:>7.3}s  ",
+                score_text(it.kind, l.score),
+                it.nodes,
+                it.elapsed.as_secs_f64()
+            )?;
+        } else {
+            write!(
+                out,
+                "{:>5} {:>8} {:>12} {:>9} {:>8}  ",
+                "",
+                format!("{bound}{}", score_text(it.kind, l.score)),
+                "",
+                "",
+                ""
+            )?;
+        }
+        writeln!(out, "{}", pv_text(&l.pv))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! `othbook bench`: fixed searches whose node counts sign the search behaviour and whose
+//! rates measure its speed.
+
+use super::common::{bad, check_hash};
+use anyhow::{Context, Result};
+use othbook::board::{Move, Position};
+use othbook::engine::{Engine, EngineOptions, Limits, SCALE};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Midgame positions: (plies from the start, seed of the fixed move choice, search depth).
+pub const MIDGAME: [(u32, u64, u32); 4] = [(16, 3, 12), (22, 5, 12), (28, 7, 11), (34, 11, 11)];
+
+/// The position after `plies` moves chosen by a fixed rule (reproducible, always legal).
+pub fn midgame_position(plies: u32, seed: u64) -> Position {
+    let mut pos = Position::START;
+    for i in 0..u64::from(plies) {
+        let moves = pos.board.legal_moves();
+        let mv = if moves.is_empty() {
+            Move::Pass
+        } else {
+            let k = (i * 7 + seed * 13 + i * i) % u64::from(moves.count());
+            Move::Play(moves.iter().nth(k as usize).expect("in range"))
+        };
+        match pos.play(mv) {
+            Ok(p) => pos = p,
+            Err(_) => break,
+        }
+    }
+    pos
+}
+
+/// Arguments of `othbook bench`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Runs single-threaded by default so that the node signature is \
+reproducible; a change in it means the search itself changed.\n\n\
+Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2"
+)]
+pub struct Args {
+    /// The FFO file; positions #40-#44 (its lines 40-44) are solved exactly.
+    #[arg(long, default_value = "../shared/data/ffo/ffo.obf")]
+    ffo: PathBuf,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB (1-65536).
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Skip the endgame part.
+    #[arg(long)]
+    midgame_only: bool,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    if !(1..=1024).contains(&args.threads) {
+        return Err(bad("--threads must be 1 to 1024"));
+    }
+    check_hash(args.hash)?;
+    let mut engine = Engine::new(EngineOptions {
+        threads: args.threads,
+        hash_mb: args.hash,
+        ..EngineOptions::default()
+    });
+    let mut signature = 0u64;
+    let (mut mid_nodes, mut mid_secs) = (0u64, 0f64);
+    writeln!(
+        out,
+        "{:<34} {:>6} {:>12} {:>8} {:>8}  best",
+        "position", "depth", "nodes", "time", "Mn/s"
+    )?;
+    for (plies, seed, depth) in MIDGAME {
+        let pos = midgame_position(plies, seed);
+        let moves = format!("ply {plies} seed {seed}");
+        engine.clear();
+        let a = engine.analyze(&pos.board, &Limits::depth(depth))?;
+        signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
+        mid_nodes += a.nodes;
+        mid_secs += a.elapsed.as_secs_f64();
+        writeln!(
+            out,
+            "{moves:<34} {depth:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+.2}",
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.nodes_per_second() / 1e6,
+            a.best_move,
+            a.score_discs()
+        )?;
+    }
+    let (mut end_nodes, mut end_secs) = (0u64, 0f64);
+    if !args.midgame_only {
+        let text = std::fs::read_to_string(&args.ffo).with_context(|| {
+            format!(
+                "cannot read the FFO file {} (give its path with --ffo)",
+                args.ffo.display()
+            )
+        })?;
+        let lines: Vec<&str> = text.lines().collect();
+        for id in 40..=44 {
+            let line = lines
+                .get(id - 1)
+                .ok_or_else(|| bad(format!("{}: has no line {id}", args.ffo.display())))?;
+            let board = line.split(';').next().unwrap_or("").trim();
+            let pos: Position = board
+                .parse()
+                .map_err(|e| bad(format!("{}:{id}: {e}", args.ffo.display())))?;
+            engine.clear();
+            let a = engine.analyze(&pos.board, &Limits::exact())?;
+            signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
+            end_nodes += a.nodes;
+            end_secs += a.elapsed.as_secs_f64();
+            writeln!(
+                out,
+                "{:<34} {:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+}",
+                format!("FFO #{id}"),
+                format!("{}@", pos.board.empty_count()),
+                a.nodes,
+                a.elapsed.as_secs_f64(),
+                a.nodes_per_second() / 1e6,
+                a.best_move,
+                a.score / SCALE
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "midgame: {mid_nodes} nodes {mid_secs:.3} s {:.2} M nodes/s",
+        mid_nodes as f64 / mid_secs.max(1e-9) / 1e6
+    )?;
+    if !args.midgame_only {
+        writeln!(
+            out,
+            "endgame: {end_nodes} nodes {end_secs:.3} s {:.2} M nodes/s",
+            end_nodes as f64 / end_secs.max(1e-9) / 1e6
+        )?;
+    }
+    writeln!(
+        out,
+        "signature: {signature:016x} ({} thread{}; differs only if the search changed)",
+        args.threads,
+        if args.threads == 1 { "" } else { "s" }
+    )?;
+    Ok(())
+}

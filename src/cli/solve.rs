@@ -1,0 +1,225 @@
+//! `othbook solve`: exact (or win/draw/loss) endgame solves of one position or an OBF file.
+
+use super::common::bad;
+use anyhow::{Context, Result};
+use othbook::board::{Move, Position};
+use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+/// Arguments of `othbook solve`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Input: an OBF file (one position per line, `<64 chars> <X|O>; \
+MOVE:score; ...`; scores after the position are checked) or one position given inline.\n\n\
+Examples:\n  othbook solve ../shared/data/ffo/ffo.obf --lines 40-49 --threads 2\n  \
+othbook solve \"--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X\" --wld"
+)]
+pub struct Args {
+    /// An OBF file, or a position: 64 characters (X black, O white, - empty) then X or O.
+    #[arg(allow_hyphen_values = true)]
+    input: String,
+    /// Only win/draw/loss (faster).
+    #[arg(long)]
+    wld: bool,
+    /// Only these lines of the file (1-based), e.g. 40-49 or 7.
+    #[arg(long)]
+    lines: Option<String>,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size in MiB (1-65536).
+    #[arg(long, default_value_t = 256)]
+    hash: usize,
+}
+
+struct Task {
+    label: String,
+    position: Position,
+    /// Best score written in the file, with the moves reaching it.
+    expected: Option<(i32, Vec<Move>)>,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let threads = super::common::threads_arg(args.threads)?;
+    super::common::check_hash(args.hash)?;
+    let tasks = read_tasks(&args.input, args.lines.as_deref())?;
+    let engine = Engine::new(EngineOptions {
+        threads,
+        hash_mb: args.hash,
+        ..EngineOptions::default()
+    });
+    let limits = if args.wld {
+        Limits::wld()
+    } else {
+        Limits::exact()
+    };
+    writeln!(
+        out,
+        "{:<6} {:>3} {:>5} {:>6} {:>6} {:>12} {:>9} {:>8}  pv",
+        "pos", "emp", "move", "score", "check", "nodes", "time", "Mn/s"
+    )?;
+    let (mut total_nodes, mut total_time, mut checked, mut wrong) = (0u64, Duration::ZERO, 0, 0);
+    for t in &tasks {
+        if t.position.board.is_game_over() {
+            return Err(bad(format!(
+                "{}: the game is over, nothing to solve",
+                t.label
+            )));
+        }
+        let a = engine
+            .analyze(&t.position.board, &limits)
+            .map_err(|e| bad(format!("{}: {e}", t.label)))?;
+        total_nodes += a.nodes;
+        total_time += a.elapsed;
+        let score = match a.kind {
+            ScoreKind::Wld => match a.score.signum() {
+                1 => "win".to_string(),
+                0 => "draw".to_string(),
+                _ => "loss".to_string(),
+            },
+            _ => format!("{:+}", a.score / SCALE),
+        };
+        let check = match &t.expected {
+            None => "-",
+            Some((best, moves)) => {
+                checked += 1;
+                let score_ok = if args.wld {
+                    a.score.signum() == best.signum()
+                } else {
+                    a.score == best * SCALE
+                };
+                if score_ok && moves.contains(&a.best_move) {
+                    "ok"
+                } else {
+                    wrong += 1;
+                    "WRONG"
+                }
+            }
+        };
+        let pv: Vec<String> = a.pv.iter().map(ToString::to_string).collect();
+        let pass = if a.passed {
+            " (side to move passes)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{:<6} {:>3} {:>5} {:>6} {:>6} {:>12} {:>8.3}s {:>8.2}  {}{pass}",
+            t.label,
+            t.position.board.empty_count(),
+            a.best_move.to_string(),
+            score,
+            check,
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.nodes_per_second() / 1e6,
+            pv.join(" ")
+        )?;
+    }
+    let secs = total_time.as_secs_f64();
+    writeln!(
+        out,
+        "total: {} position{}, {total_nodes} nodes, {secs:.3} s, {:.2} M nodes/s, {threads} thread{}{}",
+        tasks.len(),
+        if tasks.len() == 1 { "" } else { "s" },
+        total_nodes as f64 / secs.max(1e-9) / 1e6,
+        if threads == 1 { "" } else { "s" },
+        if checked > 0 {
+            format!(", {} of {checked} match the file", checked - wrong)
+        } else {
+            String::new()
+        }
+    )?;
+    if wrong > 0 {
+        anyhow::bail!("{wrong} result(s) differ from the scores in the file");
+    }
+    Ok(())
+}
+
+fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
+    let path = Path::new(input);
+    if !path.exists() {
+        if lines.is_some() {
+            return Err(bad("--lines needs a file"));
+        }
+        let position: Position = input.parse().map_err(|e| {
+            bad(format!(
+                "{input:?} is neither an existing file nor a position: {e}"
+            ))
+        })?;
+        return Ok(vec![Task {
+            label: "input".into(),
+            position,
+            expected: None,
+        }]);
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let range = match lines {
+        None => None,
+        Some(r) => Some(
+            parse_range(r)
+                .ok_or_else(|| bad(format!("--lines {r:?}: expected N or N-M with 1 <= N <= M")))?,
+        ),
+    };
+    let mut tasks = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if range.is_some_and(|(a, b)| n < a || n > b) {
+            continue;
+        }
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+            continue;
+        }
+        let at = |msg: String| bad(format!("{}:{n}: {msg}", path.display()));
+        let mut parts = line.split(';');
+        let board = parts.next().unwrap_or("").trim();
+        let position: Position = board.parse().map_err(|e| at(format!("{e}")))?;
+        let mut scored = Vec::new();
+        for field in parts.map(str::trim).filter(|f| !f.is_empty()) {
+            let (mv, score) = field
+                .split_once(':')
+                .ok_or_else(|| at(format!("expected MOVE:score, found {field:?}")))?;
+            let mv = othbook::board::parse_moves(mv)
+                .ok()
+                .filter(|m| m.len() == 1)
+                .ok_or_else(|| at(format!("bad move {mv:?}")))?[0];
+            let score: i32 = score
+                .trim()
+                .trim_start_matches('+')
+                .parse()
+                .map_err(|_| at(format!("bad score {score:?}")))?;
+            if !(-64..=64).contains(&score) {
+                return Err(at(format!("score {score} is outside -64..64")));
+            }
+            scored.push((mv, score));
+        }
+        let expected = scored.iter().map(|s| s.1).max().map(|best| {
+            let moves = scored.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+            (best, moves)
+        });
+        tasks.push(Task {
+            label: format!("#{n}"),
+            position,
+            expected,
+        });
+    }
+    if tasks.is_empty() {
+        return Err(bad(format!("{}: no position selected", path.display())));
+    }
+    Ok(tasks)
+}
+
+fn parse_range(r: &str) -> Option<(usize, usize)> {
+    let (a, b) = match r.split_once('-') {
+        Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+        None => {
+            let n = r.trim().parse().ok()?;
+            (n, n)
+        }
+    };
+    (a >= 1 && a <= b).then_some((a, b))
+}

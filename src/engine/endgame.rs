@@ -1,0 +1,314 @@
+//! Exact endgame search: fail-soft PVS on final disc differences (empty squares to the winner),
+//! with the shared transposition table near the root, fastest-first and parity ordering,
+//! stability cutoffs, and hand-unrolled code for the last few empty squares.
+
+use super::search::Worker;
+use super::stability::stable_discs;
+use super::tt::{Bound, Kind};
+use super::{Evaluator, INF};
+use crate::board::movegen::{flips, moves};
+use crate::board::Square;
+
+/// Below this many empties the table costs more than it saves.
+pub(crate) const TT_MIN_EMPTIES: u32 = 11;
+/// From this many empties on, moves are ordered with the evaluation as well as mobility.
+const EVAL_ORDER_EMPTIES: u32 = 15;
+/// At and below this many empties, moves are tried in parity order without sorting.
+const SMALL_EMPTIES: u32 = 6;
+
+/// Stability cutoffs are only tried when alpha is at least this high (by empties): below
+/// it, the bound they give can never be low enough to cut.
+const STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [99; 65];
+    let v = [
+        99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44,
+        46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62,
+    ];
+    let mut i = 0;
+    while i < v.len() {
+        t[i] = v[i];
+        i += 1;
+    }
+    t
+};
+
+/// Quadrant (0-3) of each square: parity ordering prefers moves in quadrants with an odd
+/// number of empties.
+const fn quadrant(sq: u8) -> u8 {
+    (sq % 8 >= 4) as u8 + 2 * (sq / 8 >= 4) as u8
+}
+
+const QUADRANT_MASK: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Final disc difference for the side owning `p`, empties to the winner.
+#[inline]
+pub(crate) fn final_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    let e = 64 - pc - oc;
+    let d = pc - oc;
+    match d.cmp(&0) {
+        std::cmp::Ordering::Greater => d + e,
+        std::cmp::Ordering::Less => d - e,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+#[inline]
+fn parity_of(empty: u64) -> u8 {
+    let mut par = 0;
+    for (q, m) in QUADRANT_MASK.iter().enumerate() {
+        par |= (((empty & m).count_ones() & 1) as u8) << q;
+    }
+    par
+}
+
+impl<E: Evaluator> Worker<'_, E> {
+    /// Exact value of `p` to move against `o` within (`alpha`, `beta`), fail-soft.
+    pub(crate) fn solve(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        let empty = !(p | o);
+        let n_empty = empty.count_ones();
+        if n_empty <= SMALL_EMPTIES {
+            let mut list = [0u8; 6];
+            let mut n = 0;
+            let par = parity_of(empty);
+            // Odd quadrants first, so that the list order is already the parity order.
+            for odd_pass in [true, false] {
+                let mut e = empty;
+                while e != 0 {
+                    let sq = e.trailing_zeros() as u8;
+                    e &= e - 1;
+                    if (par >> quadrant(sq) & 1 == 1) == odd_pass {
+                        list[n] = sq;
+                        n += 1;
+                    }
+                }
+            }
+            return self.solve_small(p, o, alpha, beta, &list[..n]);
+        }
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+
+        if alpha >= STABILITY_THRESHOLD[n_empty as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+
+        let mut tt_move = None;
+        if n_empty >= TT_MIN_EMPTIES {
+            if let Some(e) = self.tt.probe(p, o) {
+                tt_move = e.best;
+                if e.kind == Kind::Endgame {
+                    match e.bound {
+                        Bound::Exact => return e.score,
+                        Bound::Lower if e.score >= beta => return e.score,
+                        Bound::Upper if e.score <= alpha => return e.score,
+                        _ => {}
+                    }
+                }
+            }
+        }
+
+        let mv = moves(p, o);
+        if mv == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.solve(o, p, -beta, -alpha);
+        }
+
+        // Move list with ordering keys (higher first).
+        let mut list = [(0u8, 0u64, 0i32); 32];
+        let mut n = 0;
+        let par = parity_of(empty);
+        let mut m = mv;
+        while m != 0 {
+            let sq = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            let key = if Some(sq) == tt_move.map(|s| s as u8) {
+                1 << 30
+            } else {
+                let np = o & !f;
+                let no = p | f | 1 << sq;
+                let om = moves(np, no);
+                let mut k = -((om.count_ones() + (om & CORNERS).count_ones()) as i32) * 256;
+                if n_empty >= EVAL_ORDER_EMPTIES {
+                    k -= self.eval.eval(np, no) / 2;
+                } else {
+                    k += i32::from(par >> quadrant(sq) & 1) * 64;
+                    // Fewer own discs next to empties leaves the opponent fewer replies later.
+                    k -= (no & neighbours_of_empty(empty & !(1 << sq))).count_ones() as i32 * 8;
+                }
+                k
+            };
+            list[n] = (sq, f, key);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        list.sort_unstable_by_key(|x| -x.2);
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_sq = list[0].0;
+        for (i, &(sq, f, _)) in list.iter().enumerate() {
+            let np = o & !f;
+            let no = p | f | 1 << sq;
+            let score = if i == 0 {
+                -self.solve(np, no, -beta, -alpha)
+            } else {
+                let s = -self.solve(np, no, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.solve(np, no, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if n_empty >= TT_MIN_EMPTIES {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                p,
+                o,
+                n_empty as u8,
+                Kind::Endgame,
+                bound,
+                best,
+                Square::from_index(best_sq),
+            );
+        }
+        best
+    }
+
+    /// The last few empties (`sqs`, in parity order): no table, no sorting.
+    fn solve_small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, sqs: &[u8]) -> i32 {
+        match sqs.len() {
+            0 => return final_score(p, o),
+            1 => return self.last1(p, o, sqs[0]),
+            2 => return self.last2(p, o, alpha, beta, sqs[0], sqs[1]),
+            _ => {}
+        }
+        self.nodes += 1;
+        let mut best = -INF;
+        for (i, &sq) in sqs.iter().enumerate() {
+            let f = flips(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let mut rest = [0u8; 6];
+            rest[..i].copy_from_slice(&sqs[..i]);
+            rest[i..sqs.len() - 1].copy_from_slice(&sqs[i + 1..]);
+            let s = -self.solve_small(
+                o & !f,
+                p | f | 1 << sq,
+                -beta,
+                -alpha,
+                &rest[..sqs.len() - 1],
+            );
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if sqs.iter().any(|&sq| flips(o, p, sq) != 0) {
+                return -self.solve_small(o, p, -beta, -alpha, sqs);
+            }
+            return final_score(p, o);
+        }
+        best
+    }
+
+    #[inline]
+    fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u8, x2: u8) -> i32 {
+        self.nodes += 1;
+        let mut best = -INF;
+        let f = flips(p, o, x1);
+        if f != 0 {
+            best = -self.last1(o & !f, p | f | 1 << x1, x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        let f = flips(p, o, x2);
+        if f != 0 {
+            let s = -self.last1(o & !f, p | f | 1 << x2, x1);
+            if s > best {
+                best = s;
+            }
+        }
+        if best == -INF {
+            if flips(o, p, x1) != 0 || flips(o, p, x2) != 0 {
+                return -self.last2(o, p, -beta, -alpha, x1, x2);
+            }
+            return final_score(p, o);
+        }
+        best
+    }
+
+    /// Score with one empty square `sq` left (`p` to move): at most one play remains.
+    #[inline]
+    fn last1(&mut self, p: u64, o: u64, sq: u8) -> i32 {
+        self.nodes += 1;
+        let pc = p.count_ones() as i32;
+        let n = flips(p, o, sq).count_ones() as i32;
+        if n > 0 {
+            return 2 * pc - 62 + 2 * n;
+        }
+        let m = flips(o, p, sq).count_ones() as i32;
+        if m > 0 {
+            return 2 * pc - 64 - 2 * m;
+        }
+        let d = 2 * pc - 63;
+        if d > 0 {
+            d + 1
+        } else {
+            d - 1
+        }
+    }
+}
+
+/// Squares next to any of the `empty` squares.
+#[inline]
+fn neighbours_of_empty(empty: u64) -> u64 {
+    let l = (empty << 1) & 0xFEFE_FEFE_FEFE_FEFE;
+    let r = (empty >> 1) & 0x7F7F_7F7F_7F7F_7F7F;
+    let row = empty | l | r;
+    row | row << 8 | row >> 8
+}

@@ -1,0 +1,581 @@
+//! Depth-limited search (minimax, alpha-beta, PVS), the root move loop with multi-PV and
+//! aspiration windows, anytime iterative deepening, and the Lazy SMP thread pool around it.
+
+use super::endgame::final_score;
+use super::tt::{Bound, Kind, TranspositionTable};
+use super::{Algorithm, Evaluator, Iteration, Line, Mode, ScoreKind, INF, SCALE};
+use crate::board::movegen::{flips, moves};
+use crate::board::{Board, Move, Square};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Nodes between two looks at the stop flag and the clock.
+const POLL_INTERVAL: u64 = 2048;
+
+/// State shared by all threads of one search.
+pub(crate) struct Shared<'a, E> {
+    pub eval: &'a E,
+    pub tt: &'a TranspositionTable,
+    pub stop: AtomicBool,
+    pub deadline: Option<Instant>,
+    /// Nodes published by all threads so far.
+    pub nodes: AtomicU64,
+    pub start: Instant,
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, E> {
+    pub eval: &'a E,
+    pub tt: &'a TranspositionTable,
+    shared: &'a Shared<'a, E>,
+    pub nodes: u64,
+    published: u64,
+    next_poll: u64,
+    pub aborted: bool,
+    main: bool,
+    algo: Algorithm,
+}
+
+/// One root move and what the last search said about it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootMove {
+    pub sq: Square,
+    pub p: u64,
+    pub o: u64,
+    pub score: i32,
+    /// Whether `score` is exact (inside the window) rather than a bound.
+    pub exact: bool,
+}
+
+/// What is searched below the root moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Depth {
+    /// The evaluation after this many plies (root move included).
+    Plies(u32),
+    /// Perfect play to the end of the game (scores in discs).
+    End,
+}
+
+impl<'a, E: Evaluator> Worker<'a, E> {
+    pub fn new(shared: &'a Shared<'a, E>, main: bool, algo: Algorithm) -> Self {
+        Worker {
+            eval: shared.eval,
+            tt: shared.tt,
+            shared,
+            nodes: 0,
+            published: 0,
+            next_poll: POLL_INTERVAL,
+            aborted: false,
+            main,
+            algo,
+        }
+    }
+
+    /// Looks at the stop flag and (main thread) the clock now and then.
+    #[inline]
+    pub fn poll(&mut self) {
+        if self.nodes < self.next_poll {
+            return;
+        }
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        self.publish();
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        } else if self.main {
+            if let Some(d) = self.shared.deadline {
+                if Instant::now() >= d {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    pub fn publish(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
+    }
+
+    /// Value of the position at `depth` plies with the selected algorithm (SCALE units).
+    pub fn search(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        match self.algo {
+            Algorithm::Minimax => self.minimax(p, o, depth),
+            Algorithm::AlphaBeta => self.alphabeta(p, o, depth, alpha, beta),
+            Algorithm::Pvs => self.pvs(p, o, depth, alpha, beta),
+        }
+    }
+
+    /// Plain negamax: every node of the tree, for comparison.
+    fn minimax(&mut self, p: u64, o: u64, depth: u32) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        if depth == 0 {
+            return self.eval.eval(p, o);
+        }
+        let mut mv = moves(p, o);
+        if mv == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o) * SCALE;
+            }
+            // A pass costs no depth: the tree below is the same as the opponent's.
+            return -self.minimax(o, p, depth);
+        }
+        let mut best = -INF;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as u8;
+            mv &= mv - 1;
+            let f = flips(p, o, sq);
+            best = best.max(-self.minimax(o & !f, p | f | 1 << sq, depth - 1));
+        }
+        best
+    }
+
+    /// Fail-soft alpha-beta in square order, without table or ordering.
+    fn alphabeta(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        if depth == 0 {
+            return self.eval.eval(p, o);
+        }
+        let mut mv = moves(p, o);
+        if mv == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o) * SCALE;
+            }
+            return -self.alphabeta(o, p, depth, -beta, -alpha);
+        }
+        let mut best = -INF;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as u8;
+            mv &= mv - 1;
+            let f = flips(p, o, sq);
+            let s = -self.alphabeta(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha);
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Principal-variation search with the table and move ordering (fail-soft).
+    pub fn pvs(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            self.nodes += 1;
+            return self.eval.eval(p, o);
+        }
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        let mv = moves(p, o);
+        if mv == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o) * SCALE;
+            }
+            return -self.pvs(o, p, depth, -beta, -alpha);
+        }
+        if depth == 1 {
+            return self.depth_one(p, o, mv, alpha, beta);
+        }
+
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(p, o) {
+            tt_move = e.best.map(|s| s as u8);
+            if e.kind == Kind::Midgame && u32::from(e.depth) >= depth {
+                match e.bound {
+                    Bound::Exact => return e.score,
+                    Bound::Lower if e.score >= beta => return e.score,
+                    Bound::Upper if e.score <= alpha => return e.score,
+                    _ => {}
+                }
+            }
+        }
+
+        let mut list = [(0u8, 0u64, 0i32); 32];
+        let n = self.order(p, o, mv, depth, tt_move, &mut list);
+        let list = &list[..n];
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_sq = list[0].0;
+        for (i, &(sq, f, _)) in list.iter().enumerate() {
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            let score = if i == 0 {
+                -self.pvs(np, no, depth - 1, -beta, -alpha)
+            } else {
+                let s = -self.pvs(np, no, depth - 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.pvs(np, no, depth - 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_sq = sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            p,
+            o,
+            depth as u8,
+            Kind::Midgame,
+            bound,
+            best,
+            Square::from_index(best_sq),
+        );
+        best
+    }
+
+    /// The last ply: evaluate every child (each counts as a node).
+    #[inline]
+    fn depth_one(&mut self, p: u64, o: u64, mut mv: u64, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INF;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as u8;
+            mv &= mv - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            self.nodes += 1;
+            let s = if moves(np, no) == 0 && moves(no, np) == 0 {
+                -final_score(np, no) * SCALE
+            } else {
+                -self.eval.eval(np, no)
+            };
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Fills `list` with (square, flips, key) sorted best first; returns the count.
+    fn order(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut mv: u64,
+        depth: u32,
+        tt_move: Option<u8>,
+        list: &mut [(u8, u64, i32); 32],
+    ) -> usize {
+        const CORNERS: u64 = 0x8100_0000_0000_0081;
+        let mut n = 0;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as u8;
+            mv &= mv - 1;
+            let f = flips(p, o, sq);
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            let key = if Some(sq) == tt_move {
+                1 << 30
+            } else if depth >= 6 {
+                // Shallow search: the best predictor of the deep result.
+                let d = if depth >= 10 { 2 } else { 1 };
+                -self.pvs(np, no, d, -INF, INF)
+            } else {
+                let om = moves(np, no);
+                let mob = (om.count_ones() + (om & CORNERS).count_ones()) as i32;
+                -self.eval.eval(np, no) - mob * 30
+            };
+            list[n] = (sq, f, key);
+            n += 1;
+        }
+        list[..n].sort_unstable_by_key(|x| -x.2);
+        n
+    }
+
+    /// Value of a root child (the opponent to move) as seen from the root.
+    fn child_value(&mut self, m: &RootMove, depth: Depth, alpha: i32, beta: i32) -> i32 {
+        match depth {
+            Depth::Plies(d) => -self.search(m.p, m.o, d - 1, -beta, -alpha),
+            Depth::End => -self.solve(m.p, m.o, -beta, -alpha),
+        }
+    }
+
+    /// Searches every root move inside (`alpha`, `beta`) keeping the `multipv` best exact;
+    /// sorts `moves` best first. Returns the best score, or `None` if stopped.
+    pub fn root(
+        &mut self,
+        moves: &mut [RootMove],
+        depth: Depth,
+        alpha: i32,
+        beta: i32,
+        multipv: usize,
+        mut on_improve: impl FnMut(&RootMove),
+    ) -> Option<i32> {
+        let k = multipv.max(1);
+        let mut exact_scores: Vec<i32> = Vec::with_capacity(moves.len());
+        for m in moves.iter_mut() {
+            m.exact = false;
+            m.score = -INF;
+        }
+        for (i, mv) in moves.iter_mut().enumerate() {
+            let lo = if exact_scores.len() >= k {
+                alpha.max(exact_scores[k - 1])
+            } else {
+                alpha
+            };
+            if lo >= beta {
+                break;
+            }
+            let m = *mv;
+            let s = if i < k {
+                self.child_value(&m, depth, lo, beta)
+            } else {
+                let s = self.child_value(&m, depth, lo, lo + 1);
+                if s > lo && s < beta && !self.aborted {
+                    self.child_value(&m, depth, lo, beta)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            mv.score = s;
+            mv.exact = s > lo && s < beta;
+            if s > lo {
+                if mv.exact {
+                    let pos = exact_scores.partition_point(|&x| x >= s);
+                    exact_scores.insert(pos, s);
+                }
+                on_improve(mv);
+            }
+            if s >= beta && k == 1 {
+                break;
+            }
+        }
+        // Best first; among equal scores exact ones first, then the previous order.
+        moves.sort_by(|a, b| b.score.cmp(&a.score).then(b.exact.cmp(&a.exact)));
+        Some(moves[0].score)
+    }
+}
+
+/// Principal variation from the table, starting at a board whose best move is known.
+pub(crate) fn pv_from_tt(tt: &TranspositionTable, board: Board, max: usize) -> Vec<Move> {
+    let mut out = Vec::new();
+    let mut b = board;
+    let mut seen = Vec::new();
+    while out.len() < max {
+        if !b.has_moves() {
+            if b.pass().has_moves() {
+                out.push(Move::Pass);
+                b = b.pass();
+                continue;
+            }
+            break;
+        }
+        let Some(sq) = tt.probe(b.player().0, b.opponent().0).and_then(|e| e.best) else {
+            break;
+        };
+        let Ok(next) = b.play(sq) else { break };
+        if seen.contains(&next) {
+            break;
+        }
+        seen.push(next);
+        out.push(Move::Play(sq));
+        b = next;
+    }
+    // A trailing pass says nothing.
+    while out.last() == Some(&Move::Pass) {
+        out.pop();
+    }
+    out
+}
+
+/// Result of one iterative-deepening run in one thread.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    pub depth: u32,
+    pub kind: ScoreKind,
+    pub moves: Vec<RootMove>,
+    pub complete: bool,
+}
+
+/// Per-thread driver: iterative deepening from `first_depth`, then the exact (or WLD) solve.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn iterate<E: Evaluator>(
+    worker: &mut Worker<'_, E>,
+    board: Board,
+    mut moves: Vec<RootMove>,
+    mode: Mode,
+    max_depth: Option<u32>,
+    multipv: usize,
+    thread: usize,
+    mut report: impl FnMut(&Worker<'_, E>, &Iteration, &[RootMove]),
+) -> Option<Outcome> {
+    let empties = board.empty_count();
+    let mut done: Option<Outcome> = None;
+    // Helpers start on a different move order and depth so that threads diverge.
+    if thread > 0 && moves.len() > 1 {
+        let r = thread % moves.len();
+        moves.rotate_left(r);
+    }
+    let end_kind = match mode {
+        Mode::Wld => ScoreKind::Wld,
+        _ => ScoreKind::Exact,
+    };
+    let final_depth = match mode {
+        Mode::Auto => max_depth.unwrap_or(u32::MAX),
+        Mode::Exact | Mode::Wld => u32::MAX,
+    };
+    // Before an exact solve, a short midgame search seeds the table with good moves.
+    let mid_limit = match mode {
+        Mode::Auto => final_depth.min(empties.saturating_sub(1)),
+        Mode::Exact | Mode::Wld => {
+            if empties >= 18 {
+                (empties.saturating_sub(12) / 2).clamp(1, 10)
+            } else {
+                0
+            }
+        }
+    };
+    let mut prev: Option<i32> = None;
+    let start_depth = 1 + (thread as u32 & 1);
+    let mut d = start_depth;
+    while d <= mid_limit {
+        let aspirate = multipv == 1 && d >= 3 && worker.algo == Algorithm::Pvs;
+        let score = if let (Some(pv), true) = (prev, aspirate) {
+            aspiration(worker, &mut moves, Depth::Plies(d), pv)
+        } else {
+            worker.root(&mut moves, Depth::Plies(d), -INF, INF, multipv, |_| {})
+        };
+        let Some(score) = score else {
+            return done.map(|mut o| {
+                o.complete = false;
+                o
+            });
+        };
+        prev = Some(score);
+        let out = Outcome {
+            depth: d,
+            kind: ScoreKind::Midgame,
+            moves: moves.clone(),
+            complete: true,
+        };
+        if mode == Mode::Auto {
+            report(worker, &iteration_of(&out, board, worker), &moves);
+        }
+        done = Some(out);
+        d += 1;
+    }
+    let want_end = match mode {
+        Mode::Auto => final_depth >= empties,
+        Mode::Exact | Mode::Wld => true,
+    };
+    if want_end {
+        let (lo, hi) = match mode {
+            Mode::Wld => (-1, 1),
+            _ => (-64, 64),
+        };
+        let score = worker.root(&mut moves, Depth::End, lo, hi, multipv, |_| {});
+        if score.is_none() {
+            return done.map(|mut o| {
+                o.complete = false;
+                o
+            });
+        }
+        let out = Outcome {
+            depth: empties,
+            kind: end_kind,
+            moves: moves.clone(),
+            complete: true,
+        };
+        report(worker, &iteration_of(&out, board, worker), &moves);
+        done = Some(out);
+    }
+    done
+}
+
+/// Root search with a window around the previous score, widened on failure.
+fn aspiration<E: Evaluator>(
+    worker: &mut Worker<'_, E>,
+    moves: &mut [RootMove],
+    depth: Depth,
+    guess: i32,
+) -> Option<i32> {
+    let mut delta = SCALE / 2;
+    let (mut lo, mut hi) = (guess - delta, guess + delta);
+    loop {
+        let s = worker.root(moves, depth, lo, hi, 1, |_| {})?;
+        if s <= lo && lo > -INF {
+            lo = (s - delta).max(-INF);
+        } else if s >= hi && hi < INF {
+            hi = (s + delta).min(INF);
+        } else {
+            return Some(s);
+        }
+        delta *= 2;
+        if delta > 8 * SCALE {
+            lo = -INF;
+            hi = INF;
+        }
+    }
+}
+
+/// The report for a finished iteration (lines without their PV; the engine adds those).
+pub(crate) fn iteration_of<E: Evaluator>(
+    out: &Outcome,
+    _board: Board,
+    worker: &Worker<'_, E>,
+) -> Iteration {
+    let scale = if out.kind == ScoreKind::Midgame {
+        1
+    } else {
+        SCALE
+    };
+    let lines = out
+        .moves
+        .iter()
+        .map(|m| Line {
+            mv: Move::Play(m.sq),
+            score: m.score * scale,
+            exact: m.exact,
+            pv: Vec::new(),
+        })
+        .collect();
+    Iteration {
+        depth: out.depth,
+        kind: out.kind,
+        lines,
+        nodes: worker.shared.nodes.load(Ordering::Relaxed) + worker.nodes - worker.published,
+        elapsed: worker.shared.start.elapsed(),
+    }
+}

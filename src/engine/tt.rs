@@ -1,0 +1,362 @@
+//! The transposition table shared by all search threads: fixed size, lock-free, no false hits.
+//!
+//! A power-of-two number of 64-byte buckets (one cache line each) holds two entries. Each
+//! entry is four atomics: a sequence counter, the full board (both bitboards) and a packed
+//! word (score, depth, bound, kind, best move, age). Writers take the entry by moving its
+//! counter to an odd value with a compare-exchange and give up rather than wait if another
+//! writer holds it; readers never wait and discard any entry whose counter changed while they
+//! read it (a torn read) or whose board differs from theirs. So a probe only ever returns what
+//! was stored for exactly that board.
+
+use crate::board::Square;
+use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is at least the score (the search failed high).
+    Lower,
+    /// The value is at most the score (failed low).
+    Upper,
+    /// The value is the score.
+    Exact,
+}
+
+/// Which search produced an entry: their scores are in different units and not comparable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Depth-limited search with the evaluation (scores in `SCALE` units).
+    Midgame,
+    /// Exact endgame search (scores in discs, bounds on the perfect-play result).
+    Endgame,
+}
+
+/// A probed entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Score (units depend on `kind`).
+    pub score: i32,
+    /// Remaining depth searched (empties for endgame entries).
+    pub depth: u8,
+    /// Bound type of `score`.
+    pub bound: Bound,
+    /// Which search stored it.
+    pub kind: Kind,
+    /// Best move found, if any.
+    pub best: Option<Square>,
+    /// Search generation that stored or last refreshed it.
+    pub age: u8,
+}
+
+impl Entry {
+    fn pack(&self) -> u64 {
+        let bound = match self.bound {
+            Bound::Lower => 1u64,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        };
+        let kind = u64::from(self.kind == Kind::Endgame);
+        let best = self.best.map_or(64u64, |s| u64::from(s as u8));
+        u64::from(self.score as i16 as u16)
+            | u64::from(self.depth) << 16
+            | bound << 24
+            | kind << 26
+            | best << 32
+            | u64::from(self.age) << 40
+    }
+
+    fn unpack(w: u64) -> Option<Entry> {
+        let bound = match (w >> 24) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(Entry {
+            score: i32::from(w as u16 as i16),
+            depth: (w >> 16) as u8,
+            bound,
+            kind: if (w >> 26) & 1 == 1 {
+                Kind::Endgame
+            } else {
+                Kind::Midgame
+            },
+            best: Square::from_index(((w >> 32) & 127) as u8),
+            age: (w >> 40) as u8,
+        })
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    seq: AtomicU64,
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; 2],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    mask: u64,
+    age: AtomicU8,
+}
+
+/// A snapshot of one slot, consistent (not torn) by construction.
+struct Read {
+    player: u64,
+    opponent: u64,
+    data: u64,
+}
+
+impl Slot {
+    #[inline]
+    fn read(&self) -> Option<Read> {
+        let s1 = self.seq.load(Ordering::Acquire);
+        if s1 & 1 == 1 {
+            return None;
+        }
+        let player = self.player.load(Ordering::Relaxed);
+        let opponent = self.opponent.load(Ordering::Relaxed);
+        let data = self.data.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        let s2 = self.seq.load(Ordering::Relaxed);
+        (s1 == s2).then_some(Read {
+            player,
+            opponent,
+            data,
+        })
+    }
+
+    /// Writes unless another writer holds the slot (then the store is simply dropped).
+    #[inline]
+    fn write(&self, player: u64, opponent: u64, data: u64) {
+        let s = self.seq.load(Ordering::Relaxed);
+        if s & 1 == 1
+            || self
+                .seq
+                .compare_exchange(s, s + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        self.player.store(player, Ordering::Relaxed);
+        self.opponent.store(opponent, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+        self.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+impl TranspositionTable {
+    /// A table using at most `mb` mebibytes (rounded down to a power of two of buckets; at
+    /// least one bucket).
+    #[must_use]
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let mut n = 1usize;
+        while n * 2 * 64 <= bytes {
+            n *= 2;
+        }
+        Self::with_buckets(n)
+    }
+
+    /// A table of exactly `n` buckets (`n` a power of two), for tests that want collisions.
+    #[must_use]
+    pub fn with_buckets(n: usize) -> TranspositionTable {
+        assert!(n.is_power_of_two(), "bucket count must be a power of two");
+        let buckets = (0..n).map(|_| Bucket::default()).collect::<Vec<_>>();
+        TranspositionTable {
+            buckets: buckets.into_boxed_slice(),
+            mask: n as u64 - 1,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * 64
+    }
+
+    /// Empties every entry. Needs exclusive access, so no search can be running.
+    pub fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            *b = Bucket::default();
+        }
+    }
+
+    /// Starts a new search generation: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The current generation.
+    #[must_use]
+    pub fn age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn bucket(&self, p: u64, o: u64) -> &Bucket {
+        let h = crate::board::Board::from_bits(p, o).hash64();
+        // SAFETY-free indexing: the mask keeps the index in range, so the check never fails.
+        &self.buckets[(h & self.mask) as usize]
+    }
+
+    /// Hint to bring the bucket of a board into cache before it is probed.
+    #[inline]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.bucket(p, o) as *const Bucket as *const i8;
+            // SAFETY: prefetching is only a hint and `b` points into the live bucket array.
+            unsafe { std::arch::x86_64::_mm_prefetch(b, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
+    }
+
+    /// The entry stored for exactly this board (`p` to move, `o` the opponent), if any.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let b = self.bucket(p, o);
+        for slot in &b.slots {
+            if let Some(r) = slot.read() {
+                if r.player == p && r.opponent == o {
+                    return Entry::unpack(r.data);
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the entry of the same board, else the less valuable of the
+    /// two (older generation first, then shallower).
+    // Eight plain arguments keep the hot call free of a temporary struct.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        p: u64,
+        o: u64,
+        depth: u8,
+        kind: Kind,
+        bound: Bound,
+        score: i32,
+        best: Option<Square>,
+    ) {
+        let age = self.age();
+        let b = self.bucket(p, o);
+        let mut victim = 0;
+        let mut victim_value = i32::MAX;
+        for (i, slot) in b.slots.iter().enumerate() {
+            let Some(r) = slot.read() else { continue };
+            if r.player == p && r.opponent == o {
+                let old = Entry::unpack(r.data);
+                // Keep a deeper result of this generation unless the new one is exact and
+                // the old one is not; keep a known best move if the new result has none.
+                let best = best.or(old.and_then(|e| e.best));
+                if let Some(e) = old {
+                    if e.age == age
+                        && e.kind == kind
+                        && e.depth > depth
+                        && !(bound == Bound::Exact && e.bound != Bound::Exact)
+                    {
+                        return;
+                    }
+                }
+                let data = Entry {
+                    score,
+                    depth,
+                    bound,
+                    kind,
+                    best,
+                    age,
+                }
+                .pack();
+                slot.write(p, o, data);
+                return;
+            }
+            let value = match Entry::unpack(r.data) {
+                None => i32::MIN,
+                Some(e) => {
+                    let stale = if e.age == age { 0 } else { 1000 };
+                    let endgame = if e.kind == Kind::Endgame { 64 } else { 0 };
+                    i32::from(e.depth) + endgame - stale
+                }
+            };
+            if value < victim_value {
+                victim_value = value;
+                victim = i;
+            }
+        }
+        let data = Entry {
+            score,
+            depth,
+            bound,
+            kind,
+            best,
+            age,
+        }
+        .pack();
+        b.slots[victim].write(p, o, data);
+    }
+}
+
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("buckets", &self.buckets.len())
+            .field("age", &self.age())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(
+            1,
+            2,
+            7,
+            Kind::Midgame,
+            Bound::Lower,
+            -1234,
+            Square::from_index(19),
+        );
+        let e = tt.probe(1, 2).expect("stored");
+        assert_eq!(e.score, -1234);
+        assert_eq!(e.depth, 7);
+        assert_eq!(e.bound, Bound::Lower);
+        assert_eq!(e.kind, Kind::Midgame);
+        assert_eq!(e.best, Some(Square::D3));
+        assert_eq!(tt.probe(2, 1), None);
+        tt.store(1, 2, 9, Kind::Endgame, Bound::Exact, 64, None);
+        let e = tt.probe(1, 2).expect("stored");
+        assert_eq!(
+            (e.score, e.kind, e.best),
+            (64, Kind::Endgame, Some(Square::D3))
+        );
+    }
+
+    #[test]
+    fn size_is_a_power_of_two_of_cache_lines() {
+        let tt = TranspositionTable::new(3);
+        assert_eq!(tt.bytes(), 2 << 20);
+        assert!(tt.bytes().is_power_of_two());
+    }
+}

@@ -1,0 +1,135 @@
+//! `othbook solve`, `analyze` and `bench` from the outside: output, checks against the FFO
+//! file, and exit code 2 for bad input.
+
+use assert_cmd::Command;
+
+fn othbook() -> Command {
+    Command::cargo_bin("othbook").expect("binary")
+}
+
+const FFO: &str = "../shared/data/ffo/ffo.obf";
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = othbook().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn fails_with_2(args: &[&str], needle: &str) {
+    let out = othbook().args(args).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+#[test]
+fn solve_checks_results_against_the_file() {
+    assert!(std::path::Path::new(FFO).exists(), "missing {FFO}");
+    let out = stdout_of(&["solve", FFO, "--lines", "1-3", "--threads", "2"]);
+    assert!(out.contains("3 of 3 match the file"), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.contains(" ok ")).count(),
+        3,
+        "{out}"
+    );
+    let wld = stdout_of(&["solve", FFO, "--lines", "2", "--wld"]);
+    assert!(wld.contains("win") && wld.contains("1 of 1 match"), "{wld}");
+}
+
+#[test]
+fn solve_reads_an_inline_position() {
+    let line = std::fs::read_to_string(FFO).expect("FFO file");
+    let board = line
+        .lines()
+        .next()
+        .expect("line 1")
+        .split(';')
+        .next()
+        .expect("board");
+    let out = stdout_of(&["solve", board.trim(), "--threads", "1"]);
+    assert!(out.contains("+18") && out.contains("g8"), "{out}");
+}
+
+#[test]
+fn analyze_prints_iterations_and_a_best_move() {
+    let out = stdout_of(&[
+        "analyze",
+        "f5d6c3",
+        "--depth",
+        "6",
+        "--threads",
+        "1",
+        "--multipv",
+        "2",
+    ]);
+    for d in 1..=6 {
+        assert!(
+            out.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{d} "))),
+            "no depth {d}: {out}"
+        );
+    }
+    assert!(out.contains("best: "), "{out}");
+    let exact = stdout_of(&["analyze", "--position", &first_ffo_board(), "--exact"]);
+    assert!(exact.contains("best: g8 +18 (exact"), "{exact}");
+}
+
+fn first_ffo_board() -> String {
+    let text = std::fs::read_to_string(FFO).expect("FFO file");
+    text.lines()
+        .next()
+        .expect("line")
+        .split(';')
+        .next()
+        .expect("board")
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn analyze_says_when_the_side_to_move_passes() {
+    let pos = format!("OX{} X", "-".repeat(62));
+    let out = stdout_of(&["analyze", "--position", &pos, "--depth", "4"]);
+    assert!(
+        out.contains("has no legal move: analysing the pass"),
+        "{out}"
+    );
+    assert!(out.contains("best: pass"), "{out}");
+}
+
+#[test]
+fn bad_input_exits_with_2() {
+    fails_with_2(&["analyze", "--depth", "0"], "out of range");
+    fails_with_2(&["analyze", "--depth", "61"], "out of range");
+    fails_with_2(&["analyze", "--time", "0"], "out of range");
+    fails_with_2(&["analyze", "--time", "-3"], "out of range");
+    fails_with_2(&["analyze", "--position", "XXO X"], "invalid --position");
+    fails_with_2(&["analyze", "f5f5"], "illegal");
+    fails_with_2(&["analyze", "--algo", "magic"], "unknown algorithm");
+    let full = format!("{} X", "X".repeat(64));
+    fails_with_2(&["analyze", "--position", &full], "game is over");
+    fails_with_2(&["solve", &full], "game is over");
+    fails_with_2(
+        &["solve", "not-a-file-nor-a-position"],
+        "neither an existing file",
+    );
+    fails_with_2(&["solve", FFO, "--lines", "9-3"], "--lines");
+    fails_with_2(&["solve", FFO, "--threads", "0"], "--threads");
+}
+
+#[test]
+fn solve_names_the_file_and_line_of_a_bad_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad.obf");
+    let good = first_ffo_board();
+    std::fs::write(&path, format!("{good}; G8:+18;\n{}\n", &good[..40])).expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let out = othbook().args(["solve", p]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.obf:2"), "{err}");
+}

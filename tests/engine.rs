@@ -1,0 +1,226 @@
+//! Engine invariants: the three algorithms agree, thread counts agree on exact scores, the
+//! table never answers for another board, and time limits are kept.
+
+use othbook::board::{Board, Move, Position};
+use othbook::engine::tt::{Bound, Kind, TranspositionTable};
+use othbook::engine::{Algorithm, Engine, EngineError, EngineOptions, Limits, ScoreKind, SCALE};
+use std::time::{Duration, Instant};
+
+/// Positions along deterministic pseudo-random games, `step` plies apart.
+fn positions(seed: u64, games: usize, step: usize) -> Vec<Board> {
+    let mut s = seed;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut b = Board::START;
+        for ply in 0.. {
+            if b.is_game_over() {
+                break;
+            }
+            if !b.has_moves() {
+                b = b.pass();
+                continue;
+            }
+            if ply % step == step - 1 {
+                out.push(b);
+            }
+            let m: Vec<_> = b.legal_moves().iter().collect();
+            b = b
+                .play(m[(next() % m.len() as u64) as usize])
+                .expect("legal");
+        }
+    }
+    out
+}
+
+fn engine(algorithm: Algorithm, threads: usize) -> Engine {
+    Engine::new(EngineOptions {
+        threads,
+        hash_mb: 16,
+        algorithm,
+    })
+}
+
+#[test]
+fn minimax_alphabeta_and_pvs_agree_at_fixed_depth() {
+    let boards = positions(0x5EED_1234_ABCD_0001, 6, 7);
+    assert!(boards.len() >= 40, "only {} positions", boards.len());
+    for (i, b) in boards.iter().enumerate() {
+        let depth = if b.empty_count() > 40 { 3 } else { 4 };
+        let limits = Limits::depth(depth);
+        let mm = engine(Algorithm::Minimax, 1)
+            .analyze(b, &limits)
+            .expect("ok");
+        let ab = engine(Algorithm::AlphaBeta, 1)
+            .analyze(b, &limits)
+            .expect("ok");
+        let pvs = engine(Algorithm::Pvs, 1).analyze(b, &limits).expect("ok");
+        assert_eq!(mm.score, ab.score, "position {i}: minimax vs alpha-beta");
+        assert_eq!(mm.score, pvs.score, "position {i}: minimax vs PVS");
+        assert!(ab.nodes <= mm.nodes, "position {i}: pruning added nodes");
+    }
+}
+
+#[test]
+fn multipv_scores_agree_with_minimax_per_move() {
+    for b in positions(0x0BAD_CAFE_0000_0042, 2, 11).iter().take(8) {
+        let k = b.legal_moves().count() as usize;
+        let pvs = engine(Algorithm::Pvs, 1)
+            .analyze(b, &Limits::depth(3).multipv(k))
+            .expect("ok");
+        assert_eq!(pvs.lines.len(), k);
+        for l in &pvs.lines {
+            let Move::Play(sq) = l.mv else { panic!("pass") };
+            let child = b.play(sq).expect("legal");
+            if child.is_game_over() || !child.has_moves() {
+                continue;
+            }
+            let mm = engine(Algorithm::Minimax, 1)
+                .analyze(&child, &Limits::depth(2))
+                .expect("ok");
+            assert_eq!(l.score, -mm.score, "line {sq}");
+            assert!(l.exact);
+        }
+        assert!(pvs.lines.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+}
+
+#[test]
+fn exact_scores_do_not_depend_on_thread_count() {
+    let boards: Vec<Board> = positions(0xFEED_0000_1111_2222, 8, 3)
+        .into_iter()
+        .filter(|b| (14..=18).contains(&b.empty_count()))
+        .take(10)
+        .collect();
+    assert!(boards.len() >= 6);
+    for b in &boards {
+        let scores: Vec<i32> = [1, 2, 4]
+            .iter()
+            .map(|&t| {
+                engine(Algorithm::Pvs, t)
+                    .analyze(b, &Limits::exact())
+                    .expect("ok")
+                    .score
+            })
+            .collect();
+        assert!(scores.iter().all(|&s| s == scores[0]), "{scores:?}");
+        let wld = engine(Algorithm::Pvs, 2)
+            .analyze(b, &Limits::wld())
+            .expect("ok");
+        assert_eq!(wld.kind, ScoreKind::Wld);
+        assert_eq!(wld.score.signum(), scores[0].signum());
+    }
+}
+
+#[test]
+fn exact_solve_matches_minimax_to_the_end() {
+    // Minimax with depth >= empties sees every line to the end of the game.
+    for b in positions(0x1357_9BDF_2468_ACE0, 10, 5)
+        .into_iter()
+        .filter(|b| (7..=9).contains(&b.empty_count()))
+        .take(12)
+    {
+        let depth = b.empty_count();
+        let mm = engine(Algorithm::Minimax, 1)
+            .analyze(&b, &Limits::depth(depth))
+            .expect("ok");
+        let ex = engine(Algorithm::Pvs, 1)
+            .analyze(&b, &Limits::exact())
+            .expect("ok");
+        assert_eq!(mm.score, ex.score);
+        assert_eq!(ex.score % SCALE, 0);
+    }
+}
+
+/// Boards whose hashes land in few buckets, written and read by several threads at once:
+/// every probe must return the entry written for that very board.
+#[test]
+fn table_never_answers_for_another_board() {
+    let tt = TranspositionTable::with_buckets(4);
+    let threads = 4;
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let tt = &tt;
+            s.spawn(move || {
+                let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (t as u64 + 1);
+                for _ in 0..300_000 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    // A small set of boards; each one's stored data is a function of it.
+                    let k = x % 64;
+                    let p = k.wrapping_mul(0x0101_0101_0101_0101) & 0x00FF_FF00_0000_00FF;
+                    let o = (k + 1).wrapping_mul(0x1111) << 24;
+                    let o = o & !p;
+                    let score = (k as i32) * 7 - 200;
+                    let depth = (k % 50) as u8;
+                    if x & 1 == 0 {
+                        tt.store(p, o, depth, Kind::Midgame, Bound::Exact, score, None);
+                    } else if let Some(e) = tt.probe(p, o) {
+                        assert_eq!(e.score, score, "entry of another board returned");
+                        assert_eq!(e.depth, depth);
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn time_limit_of_one_second_is_kept() {
+    // The start position cannot be solved in a second: the limit must stop the search.
+    let e = engine(Algorithm::Pvs, 2);
+    let t = Instant::now();
+    let a = e
+        .analyze(&Board::START, &Limits::time(Duration::from_secs(1)))
+        .expect("ok");
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(1100), "took {took:?}");
+    assert!(!a.complete);
+    assert!(a.depth >= 1);
+    assert!(Board::START
+        .legal_moves()
+        .contains(a.best_move.square().expect("a move")));
+}
+
+#[test]
+fn bad_limits_and_finished_games_are_rejected() {
+    let e = engine(Algorithm::Pvs, 1);
+    assert!(matches!(
+        e.analyze(&Board::START, &Limits::depth(0)),
+        Err(EngineError::BadLimits(_))
+    ));
+    assert!(matches!(
+        e.analyze(&Board::START, &Limits::depth(61)),
+        Err(EngineError::BadLimits(_))
+    ));
+    assert!(matches!(
+        e.analyze(&Board::START, &Limits::time(Duration::ZERO)),
+        Err(EngineError::BadLimits(_))
+    ));
+    let full: Position = format!("{} X", "X".repeat(40) + &"O".repeat(24))
+        .parse()
+        .expect("position");
+    assert_eq!(
+        e.analyze(&full.board, &Limits::depth(3)).unwrap_err(),
+        EngineError::GameOver
+    );
+}
+
+#[test]
+fn a_side_without_moves_is_analysed_as_a_pass() {
+    // Black to move has no move; white has.
+    let pos: Position = format!("OX{} X", "-".repeat(62)).parse().expect("position");
+    assert!(pos.board.must_pass());
+    let a = engine(Algorithm::Pvs, 1)
+        .analyze(&pos.board, &Limits::exact())
+        .expect("ok");
+    assert!(a.passed);
+    assert_eq!(a.best_move, Move::Pass);
+    assert_eq!(a.pv.first(), Some(&Move::Pass));
+}

@@ -1,0 +1,97 @@
+//! FFO endgame suite: exact solves must match the published best score and one of the best
+//! moves (`../shared/data/ffo/`). #1-#19 run in the normal suite, #20-#59 are `#[ignore]`d.
+
+use othbook::board::{Move, Position};
+use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
+
+struct Problem {
+    id: usize,
+    position: Position,
+    best_score: i32,
+    best_moves: Vec<String>,
+}
+
+fn problems() -> Vec<Problem> {
+    let obf = std::fs::read_to_string("../shared/data/ffo/ffo.obf")
+        .expect("missing ../shared/data/ffo/ffo.obf (the FFO data set)");
+    let tsv = std::fs::read_to_string("../shared/data/ffo/ffo-summary.tsv")
+        .expect("missing ../shared/data/ffo/ffo-summary.tsv");
+    let lines: Vec<&str> = obf.lines().collect();
+    tsv.lines()
+        .skip(1)
+        .map(|row| {
+            let f: Vec<&str> = row.split('\t').collect();
+            let id: usize = f[0].parse().expect("id");
+            let board = lines[id - 1].split(';').next().expect("board").trim();
+            Problem {
+                id,
+                position: board.parse().expect("FFO position"),
+                best_score: f[3].parse().expect("score"),
+                best_moves: f[4]
+                    .split(',')
+                    .map(|m| m.trim().to_ascii_lowercase())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn check(ids: std::ops::RangeInclusive<usize>, threads: usize) {
+    let engine = Engine::new(EngineOptions {
+        threads,
+        hash_mb: 64,
+        ..EngineOptions::default()
+    });
+    let all = problems();
+    assert_eq!(all.len(), 59);
+    for p in all.iter().filter(|p| ids.contains(&p.id)) {
+        let a = engine
+            .analyze(&p.position.board, &Limits::exact())
+            .expect("analysable");
+        assert_eq!(a.kind, ScoreKind::Exact);
+        assert!(a.complete);
+        assert_eq!(a.score, p.best_score * SCALE, "FFO #{} score", p.id);
+        let Move::Play(sq) = a.best_move else {
+            panic!("FFO #{}: pass", p.id)
+        };
+        assert!(
+            p.best_moves.contains(&sq.to_string()),
+            "FFO #{}: {sq} is not among {:?}",
+            p.id,
+            p.best_moves
+        );
+        // The PV must be legal and end the game with the announced score.
+        let mut pos = p.position;
+        for mv in &a.pv {
+            pos = pos.play(*mv).expect("PV move is legal");
+        }
+        if pos.board.is_game_over() {
+            let s = pos.board.final_score();
+            let s = if pos.side == p.position.side { s } else { -s };
+            assert_eq!(s, p.best_score, "FFO #{} PV does not reach the score", p.id);
+        }
+    }
+}
+
+#[test]
+fn ffo_1_to_19_exact() {
+    check(1..=19, 2);
+}
+
+#[test]
+#[ignore = "slow: about a minute in release"]
+fn ffo_20_to_39_exact() {
+    check(20..=39, 2);
+}
+
+#[test]
+#[ignore = "slow: the standard speed benchmark"]
+fn ffo_40_to_49_exact() {
+    check(40..=49, 2);
+}
+
+#[test]
+#[ignore = "very slow"]
+fn ffo_50_to_59_exact() {
+    check(50..=59, 2);
+}
