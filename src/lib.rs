@@ -3,7 +3,7 @@
 //! Layers, each using only those below it: `board` (bitboards, moves, symmetries, perft).
 
 pub mod board;
+pub mod engine;
 pub mod play;
 pub mod protocol;
-pub mod engine;
 pub mod transcript;

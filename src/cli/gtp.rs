@@ -8,7 +8,7 @@ use std::io::Write;
 use std::time::Duration;
 
 /// The player behind `genmove` when none is given.
-pub const DEFAULT_PLAYER: &str = "alphabeta:depth=6";
+pub const DEFAULT_PLAYER: &str = "engine";
 
 /// Arguments of `othbook gtp`.
 #[derive(clap::Args, Debug)]
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, default_value = DEFAULT_PLAYER)]
     player: String,
     /// Seconds per move when the controller sets no clock.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.9)]
     time: f64,
 }
 

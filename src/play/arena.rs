@@ -356,7 +356,9 @@ pub fn elo(p: f64) -> f64 {
     }
 }
 
-/// Elo difference of A over B with a 95% interval (normal approximation of the mean score).
+/// Elo difference of A over B with a 95% interval. The interval is the Wilson score interval
+/// of A's score fraction (draws count half), which stays finite for all-win or all-loss
+/// results where the normal approximation collapses to a point.
 #[must_use]
 pub fn elo_interval(games: &[MatchGame]) -> (f64, f64, f64) {
     let n = games.len() as f64;
@@ -364,13 +366,11 @@ pub fn elo_interval(games: &[MatchGame]) -> (f64, f64, f64) {
         return (0.0, f64::NEG_INFINITY, f64::INFINITY);
     }
     let p = games.iter().map(MatchGame::a_points).sum::<f64>() / n;
-    let var = games
-        .iter()
-        .map(|g| (g.a_points() - p).powi(2))
-        .sum::<f64>()
-        / n;
-    let se = (var / n).sqrt();
-    (elo(p), elo(p - 1.96 * se), elo(p + 1.96 * se))
+    let z = 1.96f64;
+    let denom = 1.0 + z * z / n;
+    let center = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (elo(p), elo(center - half), elo(center + half))
 }
 
 /// One CSV line per game (header from [`CSV_HEADER`]).
@@ -448,6 +448,25 @@ mod tests {
         assert_eq!(elo(0.5), 0.0);
         assert!((elo(0.75) + elo(0.25)).abs() < 1e-9);
         assert!((elo(0.75) - 190.85).abs() < 0.1);
+    }
+
+    #[test]
+    fn elo_interval_is_finite_for_a_clean_sweep() {
+        let cfg = MatchConfig {
+            a: "simple".parse().unwrap(),
+            b: "random:seed=9".parse().unwrap(),
+            games: 4,
+            openings: vec![],
+            swap: true,
+            time: None,
+            jobs: 1,
+        };
+        let games = run_match(&cfg, &|_, _| {}).unwrap();
+        let (e, lo, hi) = elo_interval(&games);
+        assert!(lo <= e && e <= hi);
+        if totals(&games, true).wins == 4 {
+            assert!(lo.is_finite() && lo > 0.0, "{lo}");
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod clock;
+pub mod engine_player;
 pub mod gtp_client;
 pub mod mcts;
 pub mod search;

@@ -1,5 +1,6 @@
 //! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`.
 
+use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::GtpPlayer;
 use crate::play::mcts::MctsPlayer;
 use crate::play::search::{Algorithm, RandomPlayer, Rng, SearchPlayer, SimplePlayer};
@@ -162,6 +163,21 @@ impl PlayerSpec {
                     _ => Ok(()),
                 }
             }
+            "better" => self.only(&[]),
+            "engine" => {
+                self.only(&["time", "depth", "threads", "hash"])?;
+                self.time()?;
+                self.depth()?;
+                match (self.num::<usize>("threads")?, self.num::<usize>("hash")?) {
+                    (Some(t), _) if !(1..=256).contains(&t) => {
+                        Err(self.err("threads must be 1 to 256"))
+                    }
+                    (_, Some(h)) if !(1..=65_536).contains(&h) => {
+                        Err(self.err("hash must be 1 to 65536 MiB"))
+                    }
+                    _ => Ok(()),
+                }
+            }
             "gtp" => Ok(()),
             other => Err(self.err(format!(
                 "unknown player {other:?}; known: {}",
@@ -196,6 +212,13 @@ impl PlayerSpec {
                 self.time()?,
                 self.num::<u64>("playouts")?,
                 seed(),
+            )),
+            "better" => Box::new(BetterPlayer::default()),
+            "engine" => Box::new(EnginePlayer::new(
+                self.num::<usize>("threads")?.unwrap_or(1),
+                self.num::<usize>("hash")?.unwrap_or(64),
+                self.time()?,
+                self.depth()?,
             )),
             "gtp" => Box::new(GtpPlayer::spawn(
                 self.options.get("command").map_or("", String::as_str),

@@ -1,0 +1,128 @@
+//! The engine as a player (`engine:time=0.5,threads=2`) and `better`, one ply of the
+//! hand-made evaluation.
+
+use crate::board::Move;
+use crate::engine::{Engine, EngineOptions, Limits};
+use crate::engine::{Evaluator, HandEval};
+use crate::play::{Budget, Choice, GameState, Player, PlayerError};
+use std::time::Duration;
+
+/// Thinking time per move when neither the spec nor a clock says.
+pub const DEFAULT_MOVE_TIME: f64 = 1.0;
+
+/// The full engine: iterative-deepening PVS over its transposition table, exact near the end.
+pub struct EnginePlayer {
+    engine: Engine,
+    /// Seconds per move (capped by the clock's budget).
+    pub time: Option<f64>,
+    /// Fixed depth instead of (or as well as) a time limit.
+    pub depth: Option<u32>,
+}
+
+impl EnginePlayer {
+    /// An engine player; `threads` search threads sharing a `hash_mb` MiB table.
+    #[must_use]
+    pub fn new(threads: usize, hash_mb: usize, time: Option<f64>, depth: Option<u32>) -> Self {
+        let engine = Engine::new(EngineOptions {
+            threads,
+            hash_mb,
+            ..EngineOptions::default()
+        });
+        EnginePlayer {
+            engine,
+            time,
+            depth,
+        }
+    }
+
+    /// The search limits for one move under `budget`.
+    #[must_use]
+    pub fn limits(&self, budget: Budget) -> Limits {
+        let own = self.time.map(Duration::from_secs_f64);
+        let time = match (own, budget.target) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let time = match (time, self.depth) {
+            (None, None) => Some(Duration::from_secs_f64(DEFAULT_MOVE_TIME)),
+            (t, _) => t,
+        };
+        Limits {
+            depth: self.depth,
+            time,
+            ..Limits::default()
+        }
+    }
+
+    /// The engine, for callers that want full analyses.
+    #[must_use]
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> String {
+        match (self.time, self.depth) {
+            (_, Some(d)) => format!("engine:depth={d}"),
+            (Some(t), None) => format!("engine:time={t}"),
+            (None, None) => "engine".into(),
+        }
+    }
+
+    fn new_game(&mut self, _: &crate::board::Position) -> Result<(), PlayerError> {
+        // Table entries from an earlier game are still valid positions, so keep them.
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
+        let a = self
+            .engine
+            .analyze(&game.position.board, &self.limits(budget))
+            .map_err(|e| PlayerError::External {
+                engine: "engine".into(),
+                message: e.to_string(),
+            })?;
+        Ok(Choice {
+            mv: a.best_move,
+            nodes: a.nodes,
+        })
+    }
+}
+
+/// One ply with the hand-made evaluation (mobility, corners, X/C squares, stability, parity,
+/// phase-dependent weights): the move after which the opponent's position is worst.
+#[derive(Default)]
+pub struct BetterPlayer {
+    eval: HandEval,
+}
+
+impl Player for BetterPlayer {
+    fn name(&self) -> String {
+        "better".into()
+    }
+
+    fn choose(&mut self, game: &GameState, _: Budget) -> Result<Choice, PlayerError> {
+        let b = game.position.board;
+        let mut best = (Move::Pass, i32::MIN);
+        for sq in b.legal_moves() {
+            let child = b.play_flips(sq, b.flips(sq));
+            let score = if child.is_game_over() {
+                // A finished game is worth its exact result, beyond any evaluation.
+                -child.final_score() * 10_000
+            } else if !child.has_moves() {
+                // The opponent must pass: evaluate from our side, to move again.
+                self.eval.eval(child.opponent().0, child.player().0)
+            } else {
+                -self.eval.eval(child.player().0, child.opponent().0)
+            };
+            if score > best.1 {
+                best = (Move::Play(sq), score);
+            }
+        }
+        Ok(Choice {
+            mv: best.0,
+            nodes: u64::from(b.legal_moves().count()),
+        })
+    }
+}
