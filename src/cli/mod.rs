@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
 mod common;
+mod games;
 mod perft;
 
 pub use common::BadInput;
@@ -11,7 +12,9 @@ pub use common::BadInput;
 const EXAMPLES: &str = "\
 Examples:
   othbook perft 10                     leaf count of the game tree 10 plies deep
-  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6";
+  othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
+  othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
+  othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -26,6 +29,9 @@ enum Command {
     /// Count the leaves of the game tree (move-generator check and speed test).
     /// Example: othbook perft 10
     Perft(perft::Args),
+    /// Read game collections (.gam, WTHOR, GGF, PGN, move lists, CSV): stats and conversion.
+    /// Example: othbook games stats ../shared/data/logbook/logbook.gam.gz
+    Games(games::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -42,6 +48,7 @@ pub fn run() -> i32 {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
+        Command::Games(args) => games::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

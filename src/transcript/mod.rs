@@ -118,6 +118,15 @@ fn read_path(
     names: &Mutex<HashMap<PathBuf, Arc<wthor::Names>>>,
 ) -> FileRead {
     let file: Arc<str> = Arc::from(path.display().to_string());
+    if forced.is_none_or(|f| f == Format::Wthor) && wthor::is_companion(path) {
+        // Names only: used by the .wtb files beside it, no games of its own.
+        return FileRead {
+            file,
+            format: None,
+            games: Vec::new(),
+            failure: None,
+        };
+    }
     let data = match input::open(path) {
         Ok(d) => d,
         Err(e) => return FileRead::failed(file, e),

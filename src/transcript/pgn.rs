@@ -124,7 +124,8 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
                 format!("bad tag pair {:?}", super::raw::snippet(rest)),
             ));
         };
-        let text = || text_field(&value);
+        // PGN writes "?" (or "????.??.??" for dates) for unknown values.
+        let text = || text_field(&value).filter(|t| !t.chars().all(|c| matches!(c, '?' | '.')));
         match name.to_ascii_lowercase().as_slice() {
             b"event" => game.event = text(),
             b"date" => {

@@ -134,13 +134,20 @@ fn from_start(g: &GameRecord, what: &'static str) -> Result<(), &'static str> {
     }
 }
 
-/// Whether `raw` is a `.gam` score (`-04 10`, `+12`) for the value `diff`.
-fn is_gam_score(raw: &str, diff: i32) -> bool {
+/// The value of `raw` if it is a `.gam` score (`-04 10`, `+12`).
+fn gam_score(raw: &str) -> Option<i32> {
+    if is_gam_score(raw) {
+        raw.split_ascii_whitespace().next()?.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Whether `raw` has the form of a `.gam` score.
+fn is_gam_score(raw: &str) -> bool {
     let mut parts = raw.split_ascii_whitespace();
     let score_ok = parts.next().is_some_and(|s| {
-        s.starts_with(['+', '-'])
-            && s[1..].bytes().all(|b| b.is_ascii_digit())
-            && s.parse::<i32>() == Ok(diff)
+        s.len() > 1 && s.starts_with(['+', '-']) && s[1..].bytes().all(|b| b.is_ascii_digit())
     });
     score_ok && parts.all(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
@@ -154,7 +161,15 @@ fn gam_line(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
         }
     }
     if let Some(r) = &g.result {
-        if is_gam_score(&r.raw, r.disc_diff) {
+        // Logistello counts discs without giving the empties to the winner: its raw score is
+        // written back as is when it is either convention's value for this game.
+        let raw_value = gam_score(&r.raw);
+        let faithful = raw_value == Some(r.disc_diff)
+            || raw_value.is_some()
+                && g.start
+                    .replay(g.moves.iter().copied())
+                    .is_ok_and(|p| Some(p.end.disc_diff_black()) == raw_value);
+        if faithful {
             let _ = write!(s, ": {}", r.raw);
         } else {
             let _ = write!(s, ": {:+03}", r.disc_diff);
@@ -237,10 +252,11 @@ mod tests {
 
     #[test]
     fn gam_scores() {
-        assert!(is_gam_score("-04 10", -4));
-        assert!(is_gam_score("+00 10", 0));
-        assert!(!is_gam_score("-04 10", 4));
-        assert!(!is_gam_score("36/34", 8));
+        assert!(is_gam_score("-04 10"));
+        assert!(is_gam_score("+00"));
+        assert!(!is_gam_score("36/34"));
+        assert!(!is_gam_score("+"));
+        assert!(!is_gam_score("28-36"));
         assert_eq!(counts(-8), "28-36");
         assert_eq!(counts(64), "64-0");
     }

@@ -40,8 +40,18 @@ pub(crate) fn looks_like_wtb(bytes: &[u8]) -> bool {
         return false;
     }
     let n = u32_at(bytes, 4) as usize;
-    let have = (bytes.len() - HEADER) / RECORD;
-    have == n || (have < n && (bytes.len() - HEADER) % RECORD != 0)
+    let body = bytes.len() - HEADER;
+    let have = body / RECORD;
+    // Whole records as announced, or fewer than announced (a cut file, reported per record).
+    (body % RECORD == 0 && have == n) || have < n
+}
+
+/// Whether `path` names a WTHOR companion file (`WTHOR.JOU`, `WTHOR.TRN`), read with the
+/// `.wtb` files beside it rather than on its own.
+pub(crate) fn is_companion(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.eq_ignore_ascii_case("wthor.jou") || n.eq_ignore_ascii_case("wthor.trn"))
 }
 
 /// The header and the record area; records beyond what the file holds are reported by the
@@ -280,13 +290,13 @@ pub(crate) fn write(games: &[&GameRecord], path: &Path) -> io::Result<()> {
         let real = match &g.result {
             Some(r) => ((r.disc_diff.clamp(-64, 64) + 64) / 2) as u8,
             None => {
-                // No recorded result: the board's, which for an unfinished game is only a guess.
-                let end = g
-                    .start
-                    .replay(g.moves.iter().copied())
-                    .map(|r| r.end)
-                    .unwrap_or(g.start);
-                ((end.final_score_black() + 64) / 2) as u8
+                // WTHOR has no "unknown": a finished game gets the board's score, an
+                // unfinished one a draw (32) rather than a made-up margin.
+                let end = g.start.replay(g.moves.iter().copied()).map(|r| r.end);
+                match end {
+                    Ok(end) if g.complete => ((end.final_score_black() + 64) / 2) as u8,
+                    _ => 32,
+                }
             }
         };
         let theo = g.result.as_ref().and_then(|r| theoretical(&r.raw));
