@@ -6,6 +6,7 @@ use std::io::{self, Write};
 mod analyze;
 mod bench;
 mod common;
+mod games;
 mod gtp;
 mod perft;
 mod play_match;
@@ -21,7 +22,9 @@ Examples:
   othbook gtp                          GTP engine on stdin/stdout
   othbook analyze f5d6c3 --depth 14    best move and score after f5 d6 c3
   othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
-  othbook bench                        node-count signature and search speed";
+  othbook bench                        node-count signature and search speed
+  othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
+  othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -51,6 +54,9 @@ enum Command {
     /// Fixed searches: node-count signature and nodes per second.
     /// Example: othbook bench
     Bench(bench::Args),
+    /// Read game collections (.gam, WTHOR, GGF, PGN, move lists, CSV): stats and conversion.
+    /// Example: othbook games stats ../shared/data/logbook/logbook.gam.gz
+    Games(games::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -72,6 +78,7 @@ pub fn run() -> i32 {
         Command::Analyze(args) => analyze::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Bench(args) => bench::run(args, &mut out),
+        Command::Games(args) => games::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
