@@ -8,6 +8,7 @@ mod bench;
 mod common;
 mod games;
 mod gtp;
+mod nboard;
 mod perft;
 mod play_match;
 mod solve;
@@ -20,6 +21,7 @@ Examples:
   othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
   othbook match --black alphabeta:depth=4 --white random --games 10 --swap
   othbook gtp                          GTP engine on stdin/stdout
+  othbook nboard                       NBoard engine on stdin/stdout
   othbook analyze f5d6c3 --depth 14    best move and score after f5 d6 c3
   othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
   othbook bench                        node-count signature and search speed
@@ -45,6 +47,9 @@ enum Command {
     /// Run as a GTP engine on stdin/stdout.
     /// Example: othbook gtp --player mcts:time=0.5
     Gtp(gtp::Args),
+    /// Run as an engine for the NBoard GUI (protocol version 2) on stdin/stdout.
+    /// Example: othbook nboard --depth 14
+    Nboard(nboard::Args),
     /// Analyse a position: iterative deepening, exact solve near the end, multi-PV.
     /// Example: othbook analyze f5d6c3 --time 5 --threads 2
     Analyze(analyze::Args),
@@ -75,6 +80,7 @@ pub fn run() -> i32 {
         Command::Perft(args) => perft::run(args, &mut out),
         Command::Match(args) => play_match::run(args, &mut out),
         Command::Gtp(args) => gtp::run(args, &mut out),
+        Command::Nboard(args) => nboard::run(args, &mut out),
         Command::Analyze(args) => analyze::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Bench(args) => bench::run(args, &mut out),

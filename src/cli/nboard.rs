@@ -1,0 +1,51 @@
+//! `othbook nboard`: an engine for the NBoard GUI (protocol version 2) on stdin/stdout.
+
+use super::common::bad;
+use anyhow::Result;
+use othbook::engine::{Engine, EngineOptions};
+use othbook::protocol::nboard::NboardServer;
+use std::io::Write;
+use std::time::Duration;
+
+/// Arguments of `othbook nboard`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The GUI's `set depth` overrides --depth; --time caps every search.\n\
+Only protocol goes to stdout; diagnostics go to stderr.\n\nExamples:\n  othbook nboard\n  \
+othbook nboard --depth 14 --time 5 --threads 2"
+)]
+pub struct Args {
+    /// Midgame search depth until the GUI sets one.
+    #[arg(long, default_value_t = 20)]
+    depth: u32,
+    /// Longest time per search (go and hint), in seconds.
+    #[arg(long, default_value_t = 0.9)]
+    time: f64,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    if !(1..=60).contains(&args.depth) {
+        return Err(bad("--depth must be 1 to 60"));
+    }
+    if !(0.001..=3600.0).contains(&args.time) {
+        return Err(bad("--time must be 0.001 to 3600 seconds"));
+    }
+    if !(1..=256).contains(&args.threads) || !(1..=65_536).contains(&args.hash) {
+        return Err(bad("--threads must be 1 to 256 and --hash 1 to 65536"));
+    }
+    let engine = Engine::new(EngineOptions {
+        threads: args.threads,
+        hash_mb: args.hash,
+        ..EngineOptions::default()
+    });
+    let mut server = NboardServer::new(engine, args.depth, Duration::from_secs_f64(args.time));
+    let stdin = std::io::stdin();
+    server.serve(stdin.lock(), out, &mut std::io::stderr())?;
+    Ok(())
+}

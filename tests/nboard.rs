@@ -1,0 +1,126 @@
+//! Scripted NBoard sessions against `othbook nboard`.
+
+use assert_cmd::Command;
+use othbook::board::{parse_moves, Position, Square};
+
+/// A logbook game with a pass (black after white's b1) that ends in a draw.
+const GAME_WITH_PASS: &str = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-a6+b4-a5+a4-e8+b8-h7+g8-b7+g2-g3+h2-a1+f1-e2+h3-a3+a8-a7+h8-g7+a2-b1-g1+h1";
+
+/// The `set game` line for a `.gam` move string.
+fn set_game(gam: &str) -> String {
+    let mut s = String::from(
+        "set game (;GM[Othello]PC[test]PB[a]PW[b]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+    );
+    let mut chars = gam.chars();
+    while let Some(sign) = chars.next() {
+        let sq: String = chars.by_ref().take(2).collect();
+        s.push_str(&format!(
+            "{}[{}]",
+            if sign == '+' { 'B' } else { 'W' },
+            sq.to_uppercase()
+        ));
+    }
+    s.push_str(";)\n");
+    s
+}
+
+fn session(script: &str) -> (Vec<String>, String) {
+    let out = Command::cargo_bin("othbook")
+        .unwrap()
+        .args(["nboard", "--time", "0.2"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (
+        stdout.lines().map(str::to_string).collect(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn legal_after(gam: &str) -> Vec<String> {
+    let pos = Position::START
+        .replay(parse_moves(gam).unwrap())
+        .unwrap()
+        .end;
+    pos.board
+        .legal_moves()
+        .iter()
+        .map(|s: Square| s.to_string().to_uppercase())
+        .collect()
+}
+
+#[test]
+fn go_hint_ping_learn() {
+    let opening = "+f5-f6+d3-c5+e6-f7+e7-f4";
+    let script = format!(
+        "nboard 2\nset depth 6\n{}ping 1\ngo\nhint 2\nping 2\nlearn\nquit\n",
+        set_game(opening)
+    );
+    let (out, err) = session(&script);
+    assert_eq!(out[0], "set myname othbook");
+    assert_eq!(out[1], "set myname othbook6");
+    assert_eq!(out[2], "pong 1");
+    let go = out
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("=== line");
+    let mv = &go[4..6];
+    assert!(legal_after(opening).contains(&mv.to_string()), "{go}");
+    let searches: Vec<&String> = out.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(searches.len(), 2, "{out:?}");
+    for s in &searches {
+        let f: Vec<&str> = s.split_whitespace().collect();
+        assert!(legal_after(opening).contains(&f[1][..2].to_string()), "{s}");
+        assert!(
+            f[2].parse::<f64>().is_ok() && f[3] == "0" && f[4].parse::<u32>().is_ok(),
+            "{s}"
+        );
+    }
+    let pong2 = out.iter().position(|l| l == "pong 2").unwrap();
+    assert!(pong2 > out.iter().position(|l| l.starts_with("search ")).unwrap());
+    assert_eq!(out.last().unwrap(), "learned");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn moves_pass_and_game_over() {
+    let upto = GAME_WITH_PASS.find("-b1").unwrap() + 3;
+    // Black must pass after white's b1: the engine answers PA.
+    let script = format!(
+        "nboard 2\n{}go\nmove PA\ngo\nquit\n",
+        set_game(&GAME_WITH_PASS[..upto])
+    );
+    let (out, _) = session(&script);
+    let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("=== ")).collect();
+    assert_eq!(answers[0], "=== PA");
+    assert!(answers[1].starts_with("=== G1"), "{answers:?}");
+    // The whole game: nothing to play.
+    let (out, _) = session(&format!("nboard 2\n{}go\nquit\n", set_game(GAME_WITH_PASS)));
+    assert!(out.iter().any(|l| l == "status game over"), "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("=== ")));
+}
+
+#[test]
+fn bad_input_goes_to_stderr_only() {
+    let script =
+        "nboard 2\nmove Z9\nmove a1\nset game (;GM[Othello]B[A1];)\nfrobnicate\nping 7\nquit\n";
+    let (out, err) = session(script);
+    assert_eq!(
+        out,
+        vec!["set myname othbook".to_string(), "pong 7".to_string()]
+    );
+    assert!(err.contains("Z9") || err.contains("z9"), "{err}");
+    assert!(err.contains("a1"), "{err}");
+    assert!(err.contains("frobnicate"), "{err}");
+}
+
+#[test]
+fn move_commands_follow_the_game() {
+    // f5 then d6 by move commands, then go: the answer is legal after f5 d6.
+    let script = "nboard 2\nset depth 4\nmove F5\nmove d6/0.5/1.2\ngo\nquit\n";
+    let (out, _) = session(script);
+    let go = out.iter().find(|l| l.starts_with("=== ")).unwrap();
+    assert!(legal_after("f5d6").contains(&go[4..6].to_string()), "{go}");
+}
