@@ -1,0 +1,247 @@
+//! Writers: games out as Logistello `.gam`, move strings, PGN or WTHOR (`.wtb` + `.JOU`/`.TRN`).
+//! Text output to a path ending in `.gz` is compressed.
+
+use super::format::Format;
+use super::record::{GameRecord, SourceRef};
+use super::wthor;
+use crate::board::{Color, Move, Position};
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// What a writer did: games written, and games the format cannot hold (with why).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Games written.
+    pub written: u64,
+    /// Games left out, with the reason.
+    pub skipped: Vec<(SourceRef, String)>,
+}
+
+/// Why writing failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// No writer for this format.
+    #[error("cannot write {0}: use gam, moves, pgn or wthor")]
+    Unsupported(Format),
+    /// The output could not be written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The output path.
+        path: String,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+/// Formats that have a writer.
+pub const WRITABLE: [Format; 4] = [Format::Gam, Format::Moves, Format::Pgn, Format::Wthor];
+
+/// Writes `games` to `path` in format `to` (WTHOR also writes `WTHOR.JOU`/`WTHOR.TRN` beside
+/// it; text formats are gzip-compressed when `path` ends in `.gz`).
+pub fn write_file(
+    games: &[GameRecord],
+    to: Format,
+    path: &Path,
+) -> Result<WriteReport, WriteError> {
+    let io_err = |source| WriteError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if to == Format::Wthor {
+        let mut report = WriteReport::default();
+        let mut keep = Vec::with_capacity(games.len());
+        for g in games {
+            match wthor::unwritable(g) {
+                Some(why) => report.skipped.push((g.source.clone(), why.to_string())),
+                None => keep.push(g),
+            }
+        }
+        wthor::write(&keep, path).map_err(io_err)?;
+        report.written = keep.len() as u64;
+        return Ok(report);
+    }
+    let file = std::fs::File::create(path).map_err(io_err)?;
+    let gz = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    if gz {
+        let mut enc =
+            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
+        let report = write_text(games, to, &mut enc).map_err(|e| match e {
+            WriteError::Io { source, .. } => io_err(source),
+            e => e,
+        })?;
+        enc.finish().and_then(|mut w| w.flush()).map_err(io_err)?;
+        Ok(report)
+    } else {
+        let mut w = io::BufWriter::new(file);
+        let report = write_text(games, to, &mut w).map_err(|e| match e {
+            WriteError::Io { source, .. } => io_err(source),
+            e => e,
+        })?;
+        w.flush().map_err(io_err)?;
+        Ok(report)
+    }
+}
+
+/// Writes `games` as text (gam, moves or pgn) to `out`.
+pub fn write_text(
+    games: &[GameRecord],
+    to: Format,
+    out: &mut impl Write,
+) -> Result<WriteReport, WriteError> {
+    let io_err = |source| WriteError::Io {
+        path: "output".into(),
+        source,
+    };
+    let mut report = WriteReport::default();
+    let mut line = String::with_capacity(256);
+    for g in games {
+        line.clear();
+        let ok = match to {
+            Format::Gam => gam_line(g, &mut line),
+            Format::Moves => moves_line(g, &mut line),
+            Format::Pgn => pgn_game(g, &mut line),
+            other => return Err(WriteError::Unsupported(other)),
+        };
+        match ok {
+            Ok(()) => {
+                out.write_all(line.as_bytes()).map_err(io_err)?;
+                report.written += 1;
+            }
+            Err(why) => report.skipped.push((g.source.clone(), why.to_string())),
+        }
+    }
+    Ok(report)
+}
+
+/// Each move with the colour that played it (passes included).
+fn coloured(g: &GameRecord) -> impl Iterator<Item = (Color, Move)> + '_ {
+    let mut side = g.start.side;
+    g.moves.iter().map(move |m| {
+        let c = side;
+        side = side.opposite();
+        (c, *m)
+    })
+}
+
+fn from_start(g: &GameRecord, what: &'static str) -> Result<(), &'static str> {
+    if g.start == Position::START {
+        Ok(())
+    } else {
+        Err(what)
+    }
+}
+
+/// Whether `raw` is a `.gam` score (`-04 10`, `+12`) for the value `diff`.
+fn is_gam_score(raw: &str, diff: i32) -> bool {
+    let mut parts = raw.split_ascii_whitespace();
+    let score_ok = parts.next().is_some_and(|s| {
+        s.starts_with(['+', '-'])
+            && s[1..].bytes().all(|b| b.is_ascii_digit())
+            && s.parse::<i32>() == Ok(diff)
+    });
+    score_ok && parts.all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn gam_line(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
+    from_start(g, ".gam holds only games from the standard start")?;
+    for (c, m) in coloured(g) {
+        if let Move::Play(sq) = m {
+            s.push(if c == Color::Black { '+' } else { '-' });
+            let _ = write!(s, "{sq}");
+        }
+    }
+    if let Some(r) = &g.result {
+        if is_gam_score(&r.raw, r.disc_diff) {
+            let _ = write!(s, ": {}", r.raw);
+        } else {
+            let _ = write!(s, ": {:+03}", r.disc_diff);
+        }
+    }
+    s.push('\n');
+    Ok(())
+}
+
+fn moves_line(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
+    from_start(g, "move strings hold only games from the standard start")?;
+    for m in &g.moves {
+        if let Move::Play(sq) = m {
+            let _ = write!(s, "{sq}");
+        }
+    }
+    if let Some(r) = &g.result {
+        let _ = write!(s, " {:+}", r.disc_diff);
+    }
+    s.push('\n');
+    Ok(())
+}
+
+fn pgn_tag(s: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(s, "[{name} \"{escaped}\"]");
+}
+
+/// Disc counts `B-W` (empties to the winner) for a black-minus-white difference.
+fn counts(diff: i32) -> String {
+    let black = (64 + diff.clamp(-64, 64)).div_euclid(2);
+    format!("{black}-{}", 64 - black)
+}
+
+fn pgn_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
+    pgn_tag(s, "Event", g.event.as_deref().unwrap_or("?"));
+    let year = g.year.map(|y| y.to_string());
+    pgn_tag(
+        s,
+        "Date",
+        g.date.as_deref().or(year.as_deref()).unwrap_or("?"),
+    );
+    pgn_tag(s, "Black", g.black.as_deref().unwrap_or("?"));
+    pgn_tag(s, "White", g.white.as_deref().unwrap_or("?"));
+    let result = match &g.result {
+        Some(r)
+            if super::lex::line_result(r.raw.as_bytes())
+                .is_ok_and(|(_, d)| d == Some(r.disc_diff))
+                && r.raw.contains('-')
+                && !r.raw.starts_with(['-', '+']) =>
+        {
+            r.raw.clone()
+        }
+        Some(r) => counts(r.disc_diff),
+        None => "*".to_string(),
+    };
+    pgn_tag(s, "Result", &result);
+    if g.start != Position::START {
+        pgn_tag(s, "FEN", &g.start.to_obf());
+    }
+    let plays: Vec<String> = g
+        .moves
+        .iter()
+        .filter_map(|m| m.square())
+        .map(|sq| sq.to_string().to_ascii_uppercase())
+        .collect();
+    for (k, pair) in plays.chunks(2).enumerate() {
+        let _ = writeln!(s, "{}. {}", k + 1, pair.join(" "));
+    }
+    if plays.is_empty() || g.result.is_none() {
+        let _ = writeln!(s, "{}", if g.result.is_none() { "*" } else { "" });
+    }
+    s.push('\n');
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gam_scores() {
+        assert!(is_gam_score("-04 10", -4));
+        assert!(is_gam_score("+00 10", 0));
+        assert!(!is_gam_score("-04 10", 4));
+        assert!(!is_gam_score("36/34", 8));
+        assert_eq!(counts(-8), "28-36");
+        assert_eq!(counts(64), "64-0");
+    }
+}
