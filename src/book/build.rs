@@ -37,9 +37,9 @@ pub struct BuildReport {
 }
 
 /// One ply of one game: the canonical position, the move played there, the game's result.
+/// 24 bytes: there are tens of millions of them.
 #[derive(Clone, Copy)]
 struct Rec {
-    hash: u64,
     player: u64,
     opponent: u64,
     code: u8,
@@ -137,7 +137,7 @@ pub fn build(
 
     // Lines for the trie and per-ply records for the position table, per part of the input.
     let expected: usize = used.iter().map(|g| g.moves.len().min(plies) + 1).sum();
-    let bucket_bits = (expected / 4096).max(1).ilog2().min(16);
+    let bucket_bits = (expected / 16384).max(1).ilog2().min(12);
     let buckets = 1usize << bucket_bits;
     let parts = (rayon::current_num_threads() * 4).clamp(1, used.len().max(1));
     let part_len = used.len().div_ceil(parts).max(1);
@@ -145,7 +145,11 @@ pub fn build(
     let parts: Vec<Part> = used
         .par_chunks(part_len)
         .map(|chunk| -> Result<Part, BookError> {
-            let mut recs: Vec<Vec<Rec>> = vec![Vec::new(); buckets];
+            let count: usize = chunk.iter().map(|g| g.moves.len().min(plies) + 1).sum();
+            let per_bucket = count / buckets + count / buckets / 8 + 16;
+            let mut recs: Vec<Vec<Rec>> = (0..buckets)
+                .map(|_| Vec::with_capacity(per_bucket))
+                .collect();
             let mut rows = vec![ROOT_CODE; chunk.len() * plies];
             let mut outcomes = Vec::with_capacity(chunk.len());
             for (gi, g) in chunk.iter().enumerate() {
@@ -281,7 +285,6 @@ fn walk(
             (hash >> (64 - bucket_bits)) as usize
         };
         recs[bucket].push(Rec {
-            hash,
             player,
             opponent,
             code,
@@ -305,10 +308,11 @@ fn walk(
     Ok(())
 }
 
-/// Sorts one bucket's records and sums them into positions and moves, pruned at `min`.
+/// Sorts one bucket's records and sums them into positions and moves, pruned at `min`;
+/// positions come out sorted by `(hash, key)`.
 fn aggregate(mut recs: Vec<Rec>, min: u32) -> (Vec<PosEntry>, Vec<MoveEntry>) {
     recs.sort_unstable_by(|a, b| {
-        (a.hash, a.player, a.opponent, a.code).cmp(&(b.hash, b.player, b.opponent, b.code))
+        (a.player, a.opponent, a.code).cmp(&(b.player, b.opponent, b.code))
     });
     let min = u64::from(min);
     let mut positions = Vec::new();
@@ -346,7 +350,15 @@ fn aggregate(mut recs: Vec<Rec>, min: u32) -> (Vec<PosEntry>, Vec<MoveEntry>) {
         }
         i = j;
     }
-    (positions, moves)
+    drop(recs);
+    positions.sort_unstable_by_key(|p| (p.hash, p.key));
+    let mut sorted_moves = Vec::with_capacity(moves.len());
+    for p in &mut positions {
+        let start = p.first_move as usize;
+        p.first_move = sorted_moves.len() as u32;
+        sorted_moves.extend_from_slice(&moves[start..start + p.move_count as usize]);
+    }
+    (positions, sorted_moves)
 }
 
 /// Adds statistics whose sum is known to fit (fewer than 2^32 games in a build).

@@ -3,13 +3,23 @@
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
+mod build;
 mod common;
+mod explore;
+mod info;
+mod merge;
 mod perft;
+mod top;
 
 pub use common::BadInput;
 
 const EXAMPLES: &str = "\
 Examples:
+  othbook explore f5                   the default book after f5: games, results, next moves
+  othbook top --plies 10 --first d3    the most played 10-ply lines
+  othbook build ../shared/data/wthor/*.wtb -o my.book --plies 30 --min-games 2
+  othbook merge a.book b.book -o ab.book   add up books built with the same options
+  othbook info books/wthor.book        header, counts, sources and build options
   othbook perft 10                     leaf count of the game tree 10 plies deep
   othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6";
 
@@ -26,6 +36,21 @@ enum Command {
     /// Count the leaves of the game tree (move-generator check and speed test).
     /// Example: othbook perft 10
     Perft(perft::Args),
+    /// Show a position's games and results and every next move in the book.
+    /// Example: othbook explore f5 d6
+    Explore(explore::Args),
+    /// List the most played lines of exactly N plies.
+    /// Example: othbook top --plies 10 --first d3
+    Top(top::Args),
+    /// Build an opening book from game files.
+    /// Example: othbook build games.gam -o games.book --plies 30 --min-games 2
+    Build(build::Args),
+    /// Merge books built with the same options.
+    /// Example: othbook merge a.book b.book -o ab.book
+    Merge(merge::Args),
+    /// Show a book's header, counts, sources and build options.
+    /// Example: othbook info books/wthor.book
+    Info(info::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -42,6 +67,11 @@ pub fn run() -> i32 {
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Perft(args) => perft::run(args, &mut out),
+        Command::Explore(args) => explore::run(args, &mut out),
+        Command::Top(args) => top::run(args, &mut out),
+        Command::Build(args) => build::run(args, &mut out),
+        Command::Merge(args) => merge::run(args, &mut out),
+        Command::Info(args) => info::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
