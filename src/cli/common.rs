@@ -49,3 +49,70 @@ pub fn check_hash(mb: usize) -> Result<()> {
         )))
     }
 }
+
+/// Output styles of the book queries.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// Aligned columns for people.
+    #[default]
+    Table,
+    /// Tab-separated values with a header line.
+    Tsv,
+    /// One JSON document.
+    Json,
+}
+
+/// The book used when `--book` is not given: `books/wthor.book` in the current folder, or
+/// in the source tree othbook was built from.
+pub const DEFAULT_BOOK: &str = "books/wthor.book";
+
+/// Opens `--book` (or the default book), checking every byte of it.
+pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> {
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let here = std::path::PathBuf::from(DEFAULT_BOOK);
+            let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_BOOK);
+            if !here.exists() && built.exists() {
+                built
+            } else {
+                here
+            }
+        }
+    };
+    Ok(othbook::book::Book::open(&path)?)
+}
+
+/// A JSON string literal.
+pub fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number with two decimals, or `null`.
+pub fn json_num(x: Option<f64>) -> String {
+    x.map_or_else(|| "null".to_string(), |v| format!("{v:.2}"))
+}
+
+/// `12.3%`-style percentages of black wins, draws, white wins (dashes without results).
+pub fn percent_cells(s: &othbook::book::ColorStats) -> [String; 3] {
+    match s.percentages() {
+        Some((b, d, w)) => [b, d, w].map(|p| format!("{p:.1}")),
+        None => ["-".into(), "-".into(), "-".into()],
+    }
+}
+
+/// Average disc difference with a sign, or a dash.
+pub fn diff_cell(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:+.1}"))
+}

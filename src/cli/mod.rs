@@ -5,18 +5,28 @@ use std::io::{self, Write};
 
 mod analyze;
 mod bench;
+mod build;
 mod common;
+mod explore;
 mod games;
 mod gtp;
+mod info;
+mod merge;
 mod nboard;
 mod perft;
 mod play_match;
 mod solve;
+mod top;
 
 pub use common::BadInput;
 
 const EXAMPLES: &str = "\
 Examples:
+  othbook explore f5                   the default book after f5: games, results, next moves
+  othbook top --plies 10 --first d3    the most played 10-ply lines
+  othbook build ../shared/data/wthor/*.wtb -o my.book --plies 30 --min-games 2
+  othbook merge a.book b.book -o ab.book   add up books built with the same options
+  othbook info books/wthor.book        header, counts, sources and build options
   othbook perft 10                     leaf count of the game tree 10 plies deep
   othbook perft 8 --moves f5d6 --divide    per-move counts after f5 d6
   othbook match --black alphabeta:depth=4 --white random --games 10 --swap
@@ -62,6 +72,21 @@ enum Command {
     /// Read game collections (.gam, WTHOR, GGF, PGN, move lists, CSV): stats and conversion.
     /// Example: othbook games stats ../shared/data/logbook/logbook.gam.gz
     Games(games::Args),
+    /// Show a position's games and results and every next move in the book.
+    /// Example: othbook explore f5 d6
+    Explore(explore::Args),
+    /// List the most played lines of exactly N plies.
+    /// Example: othbook top --plies 10 --first d3
+    Top(top::Args),
+    /// Build an opening book from game files.
+    /// Example: othbook build games.gam -o games.book --plies 30 --min-games 2
+    Build(build::Args),
+    /// Merge books built with the same options.
+    /// Example: othbook merge a.book b.book -o ab.book
+    Merge(merge::Args),
+    /// Show a book's header, counts, sources and build options.
+    /// Example: othbook info books/wthor.book
+    Info(info::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -85,6 +110,11 @@ pub fn run() -> i32 {
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Bench(args) => bench::run(args, &mut out),
         Command::Games(args) => games::run(args, &mut out),
+        Command::Explore(args) => explore::run(args, &mut out),
+        Command::Top(args) => top::run(args, &mut out),
+        Command::Build(args) => build::run(args, &mut out),
+        Command::Merge(args) => merge::run(args, &mut out),
+        Command::Info(args) => info::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -1,0 +1,95 @@
+//! Opening book speed (criterion): build from real games, open + first probe, probes/s.
+//!
+//! Needs ../shared/data (WTHOR and the logbook). The build bench reads wthor + logbook once
+//! (ingest is not timed) and times `build` with --plies 60 --min-games 2; the probe benches
+//! use a book built from the same games with --min-games 1 (about 10 million positions).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use othbook::board::Board;
+use othbook::book::{build, write_book, Book, BuildOptions};
+use othbook::transcript::{ingest, GameRecord, IngestOptions};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn games() -> Vec<GameRecord> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir("../shared/data/wthor")
+        .expect("../shared/data/wthor is missing")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wtb"))
+        .collect();
+    paths.sort();
+    paths.push(PathBuf::from("../shared/data/logbook/logbook.gam.gz"));
+    let games = ingest(&paths, &IngestOptions::default())
+        .expect("ingest")
+        .games;
+    assert_eq!(games.len(), 248_598, "wthor + logbook games");
+    games
+}
+
+/// Boards of the games, every ply up to 60: what a player would probe.
+fn boards(games: &[GameRecord], n: usize) -> Vec<Board> {
+    let mut out = Vec::with_capacity(n);
+    'outer: for g in games.iter().step_by(7) {
+        let mut b = g.start.board;
+        for mv in &g.moves {
+            b = b.play_move(*mv).unwrap();
+            out.push(b);
+            if out.len() == n {
+                break 'outer;
+            }
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let games = games();
+    let opts = |min_games| BuildOptions {
+        plies: 60,
+        min_games,
+        ..BuildOptions::default()
+    };
+    let mut g = c.benchmark_group("book build");
+    g.sample_size(10).measurement_time(Duration::from_secs(30));
+    g.throughput(Throughput::Elements(games.len() as u64));
+    g.bench_function("wthor+logbook plies 60 min-games 2", |b| {
+        b.iter(|| build(black_box(&games), &opts(2), 0, &|_| {}).unwrap())
+    });
+    g.finish();
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("full.book");
+    let (data, _) = build(&games, &opts(1), 0, &|_| {}).unwrap();
+    let positions = data.positions.len();
+    write_book(&path, &data).unwrap();
+    drop(data);
+    eprintln!("full book: {positions} positions");
+    let probes = boards(&games, 1 << 20);
+
+    let mut g = c.benchmark_group("book open");
+    g.bench_function(
+        format!("open_lazy + first probe ({positions} positions)"),
+        |b| {
+            b.iter(|| {
+                let book = Book::open_lazy(&path).unwrap();
+                black_box(book.try_probe(&probes[12345]).unwrap())
+            })
+        },
+    );
+    g.finish();
+
+    let book = Book::open(&path).unwrap();
+    let mut g = c.benchmark_group("book probe");
+    g.throughput(Throughput::Elements(probes.len() as u64));
+    g.bench_function("probe, game positions", |b| {
+        b.iter(|| probes.iter().filter(|p| book.probe(p).is_some()).count())
+    });
+    g.bench_function("moves, game positions", |b| {
+        b.iter(|| probes.iter().map(|p| book.moves(p).len()).sum::<usize>())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,338 @@
+//! The book file format (docs/book-format.md): preamble, bincode header, fixed-width
+//! little-endian tables, per-block checksums; and the writer, which replaces files atomically.
+
+use crate::book::checksum::checksum;
+use crate::book::data::{
+    levels_of, BookData, BuildOptions, MoveEntry, NodeEntry, PosEntry, Source,
+};
+use crate::book::key::Key;
+use crate::book::stats::Stats;
+use crate::book::BookError;
+use std::io::Write;
+use std::ops::Range;
+use std::path::Path;
+
+/// First 8 bytes of every book.
+pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
+/// Format version written, and the newest one read.
+pub const VERSION: u32 = 1;
+/// Data blocks are 2^16 bytes, each with its own checksum.
+pub const BLOCK_LOG2: u32 = 16;
+/// Bytes before the header: magic, version, block size, file length, header length, checksum.
+pub const PREAMBLE: usize = 40;
+/// Offset of the meta checksum in the preamble.
+pub const META_SUM_AT: usize = 32;
+/// Largest header accepted.
+pub const MAX_HEADER: u64 = 16 << 20;
+/// Bytes per position record.
+pub const POS_SIZE: usize = 48;
+/// Bytes per move record.
+pub const MOVE_SIZE: usize = 28;
+/// Bytes per trie node record.
+pub const NODE_SIZE: usize = 40;
+/// Most bucket-index bits a book may use.
+pub const MAX_BUCKET_BITS: u8 = 28;
+
+/// The bincode-encoded header.
+#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct Header {
+    /// Seconds since 1970 (deterministic: see the format document).
+    pub created: u64,
+    /// How the book was built.
+    pub options: BuildOptions,
+    /// Games in the book.
+    pub games: u64,
+    /// Input files.
+    pub sources: Vec<Source>,
+    /// Records in the position table.
+    pub positions: u64,
+    /// Records in the move table.
+    pub moves: u64,
+    /// Records in the trie table.
+    pub nodes: u64,
+    /// First trie node of each depth, then the node count.
+    pub levels: Vec<u64>,
+    /// The position index has `2^bucket_bits + 1` entries.
+    pub bucket_bits: u8,
+}
+
+/// bincode configuration of the header: standard (varint, little endian), at most 16 MiB.
+pub fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<{ 16 << 20 }>()
+}
+
+/// Where everything is in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Start of the tables (after the header, 8-aligned).
+    pub data_start: usize,
+    /// Position index: `u32` per bucket, plus one.
+    pub index: Range<usize>,
+    /// Position records.
+    pub positions: Range<usize>,
+    /// Move records.
+    pub moves: Range<usize>,
+    /// Trie node records.
+    pub nodes: Range<usize>,
+    /// Block checksums, one `u64` per block of `data_start..nodes.end`.
+    pub sums: Range<usize>,
+    /// Whole file.
+    pub file_len: usize,
+}
+
+impl Layout {
+    /// The layout for a header of `header_len` bytes; `None` if sizes overflow.
+    #[must_use]
+    pub fn new(header_len: u64, h: &Header) -> Option<Layout> {
+        let at = |start: usize, count: u64, size: usize| -> Option<Range<usize>> {
+            let len = usize::try_from(count).ok()?.checked_mul(size)?;
+            Some(start..start.checked_add(len)?)
+        };
+        if h.bucket_bits > MAX_BUCKET_BITS {
+            return None;
+        }
+        let data_start =
+            (PREAMBLE.checked_add(usize::try_from(header_len).ok()?)?).checked_add(7)? & !7;
+        let index = at(data_start, (1u64 << h.bucket_bits) + 1, 4)?;
+        let positions = at(index.end, h.positions, POS_SIZE)?;
+        let moves = at(positions.end, h.moves, MOVE_SIZE)?;
+        let nodes = at(moves.end, h.nodes, NODE_SIZE)?;
+        let blocks = (nodes.end - data_start).div_ceil(1 << BLOCK_LOG2);
+        let sums = at(nodes.end, blocks as u64, 8)?;
+        Some(Layout {
+            data_start,
+            index,
+            positions,
+            moves,
+            nodes,
+            file_len: sums.end,
+            sums,
+        })
+    }
+
+    /// Number of checksummed data blocks.
+    #[must_use]
+    pub fn blocks(&self) -> usize {
+        (self.sums.end - self.sums.start) / 8
+    }
+
+    /// Byte range of data block `b`.
+    #[must_use]
+    pub fn block(&self, b: usize) -> Range<usize> {
+        let start = self.data_start + (b << BLOCK_LOG2);
+        start..(start + (1 << BLOCK_LOG2)).min(self.nodes.end)
+    }
+}
+
+/// Index bits for `n` positions: about four positions per bucket.
+#[must_use]
+pub fn bucket_bits_for(n: usize) -> u8 {
+    if n < 16 {
+        0
+    } else {
+        (n.ilog2() - 2).min(u32::from(MAX_BUCKET_BITS)) as u8
+    }
+}
+
+/// Bucket of a hash with `bits` index bits.
+#[inline]
+#[must_use]
+pub const fn bucket_of(hash: u64, bits: u8) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        (hash >> (64 - bits as u32)) as usize
+    }
+}
+
+fn put_stats(out: &mut Vec<u8>, s: &Stats) {
+    for v in [s.wins, s.draws, s.losses, s.unknown] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&s.disc_sum.to_le_bytes());
+}
+
+/// Reads the 24-byte statistics at the start of `b`.
+#[must_use]
+pub fn get_stats(b: &[u8]) -> Stats {
+    Stats {
+        wins: le32(b, 0),
+        draws: le32(b, 4),
+        losses: le32(b, 8),
+        unknown: le32(b, 12),
+        disc_sum: le64(b, 16) as i64,
+    }
+}
+
+/// Little-endian `u32` at `at` (zero if out of range: callers pass whole records).
+#[inline]
+#[must_use]
+pub fn le32(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u32::from_le_bytes)
+}
+
+/// Little-endian `u64` at `at` (zero if out of range: callers pass whole records).
+#[inline]
+#[must_use]
+pub fn le64(b: &[u8], at: usize) -> u64 {
+    b.get(at..at + 8)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// Decodes a position record.
+#[must_use]
+pub fn get_pos(b: &[u8]) -> PosEntry {
+    let key = Key {
+        player: le64(b, 0),
+        opponent: le64(b, 8),
+    };
+    crate::book::data::pos_entry(
+        key,
+        get_stats(&b[16.min(b.len())..]),
+        le32(b, 40),
+        le32(b, 44) as u16,
+    )
+}
+
+/// Decodes a move record.
+#[must_use]
+pub fn get_move(b: &[u8]) -> MoveEntry {
+    MoveEntry {
+        code: b.first().copied().unwrap_or(u8::MAX),
+        stats: get_stats(&b[4.min(b.len())..]),
+    }
+}
+
+/// Decodes a trie node record.
+#[must_use]
+pub fn get_node(b: &[u8]) -> NodeEntry {
+    NodeEntry {
+        parent: le32(b, 0),
+        code: b.get(4).copied().unwrap_or(u8::MAX),
+        stats: get_stats(&b[8.min(b.len())..]),
+        first_child: le32(b, 32),
+        child_count: le32(b, 36),
+    }
+}
+
+/// The complete file for `data`.
+pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
+    let bucket_bits = bucket_bits_for(data.positions.len());
+    let header = Header {
+        created: data.info.created,
+        options: data.info.options.clone(),
+        games: data.info.games,
+        sources: data.info.sources.clone(),
+        positions: data.positions.len() as u64,
+        moves: data.moves.len() as u64,
+        nodes: data.nodes.len() as u64,
+        levels: levels_of(&data.nodes),
+        bucket_bits,
+    };
+    let header_bytes = bincode::encode_to_vec(&header, bincode_config())
+        .map_err(|e| BookError::Options(format!("header cannot be encoded: {e}")))?;
+    let layout = Layout::new(header_bytes.len() as u64, &header)
+        .ok_or_else(|| BookError::Options("book too large".into()))?;
+    let mut out = Vec::with_capacity(layout.file_len);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&BLOCK_LOG2.to_le_bytes());
+    out.extend_from_slice(&(layout.file_len as u64).to_le_bytes());
+    out.extend_from_slice(&(header_bytes.len() as u64).to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&header_bytes);
+    out.resize(layout.data_start, 0);
+
+    let mut bucket = 0usize;
+    for (i, p) in data.positions.iter().enumerate() {
+        let b = bucket_of(p.hash, bucket_bits);
+        while bucket <= b {
+            out.extend_from_slice(&(i as u32).to_le_bytes());
+            bucket += 1;
+        }
+    }
+    while bucket <= 1 << bucket_bits {
+        out.extend_from_slice(&(data.positions.len() as u32).to_le_bytes());
+        bucket += 1;
+    }
+    debug_assert_eq!(out.len(), layout.positions.start);
+    for p in &data.positions {
+        out.extend_from_slice(&p.key.player.to_le_bytes());
+        out.extend_from_slice(&p.key.opponent.to_le_bytes());
+        put_stats(&mut out, &p.stats);
+        out.extend_from_slice(&p.first_move.to_le_bytes());
+        out.extend_from_slice(&u32::from(p.move_count).to_le_bytes());
+    }
+    for m in &data.moves {
+        out.extend_from_slice(&[m.code, 0, 0, 0]);
+        put_stats(&mut out, &m.stats);
+    }
+    for n in &data.nodes {
+        out.extend_from_slice(&n.parent.to_le_bytes());
+        out.extend_from_slice(&[n.code, 0, 0, 0]);
+        put_stats(&mut out, &n.stats);
+        out.extend_from_slice(&n.first_child.to_le_bytes());
+        out.extend_from_slice(&n.child_count.to_le_bytes());
+    }
+    debug_assert_eq!(out.len(), layout.nodes.end);
+    for b in 0..layout.blocks() {
+        let sum = checksum(&out[layout.block(b)]);
+        out.extend_from_slice(&sum.to_le_bytes());
+    }
+    debug_assert_eq!(out.len(), layout.file_len);
+    let meta = meta_checksum(&out, &layout);
+    out[META_SUM_AT..META_SUM_AT + 8].copy_from_slice(&meta.to_le_bytes());
+    Ok(out)
+}
+
+/// Checksum of everything outside the data blocks: preamble (without the checksum itself),
+/// header, padding and the block checksum table.
+#[must_use]
+pub fn meta_checksum(file: &[u8], layout: &Layout) -> u64 {
+    let mut meta = Vec::with_capacity(layout.data_start + layout.sums.len());
+    meta.extend_from_slice(&file[..META_SUM_AT]);
+    meta.extend_from_slice(&file[PREAMBLE..layout.data_start]);
+    meta.extend_from_slice(&file[layout.sums.clone()]);
+    checksum(&meta)
+}
+
+/// Writes `data` to `path`: to a temporary file in the same folder, synced, then renamed,
+/// so a killed build never leaves a half-written book.
+pub fn write_book(path: &Path, data: &BookData) -> Result<u64, BookError> {
+    let bytes = encode(data)?;
+    let io = |e: std::io::Error| BookError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "book".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(&bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)?;
+        // Make the rename itself durable where the platform allows opening a folder.
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)?;
+    Ok(bytes.len() as u64)
+}

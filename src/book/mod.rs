@@ -1,0 +1,80 @@
+//! The opening book: a symmetry-normalised line trie and a transposition-aware position
+//! table, built from games, written to a checksummed file and read in place (memory map).
+//!
+//! Colours: a [`Board`](crate::board::Board) has no colours, so the book keeps position and
+//! move statistics from the side to move's point of view (`wins` = games won by the player
+//! to move, `disc_sum` = that player's discs minus the other's). The same board reached
+//! with black or with white to move is the same position. To show black/white figures, use
+//! [`Stats::for_side`] with the side to move of your [`Position`](crate::board::Position).
+//! Trie lines start from the standard position, so their statistics are from black's view.
+//!
+//! ```no_run
+//! use othbook::board::{parse_moves, Position};
+//! use othbook::book::Book;
+//!
+//! let book = Book::open("books/wthor.book")?;
+//! let pos = Position::START.replay(parse_moves("f5d6")?)?.end;
+//! if let Some(stats) = book.probe(&pos.board) {
+//!     let colors = stats.for_side(pos.side);
+//!     println!("{} games, black won {}", stats.games(), colors.black_wins);
+//! }
+//! for (mv, s) in book.moves(&pos.board) {
+//!     println!("{mv}: {} games, {:?} average for the mover", s.games(), s.average_diff());
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod build;
+mod checksum;
+mod data;
+mod format;
+pub mod key;
+mod reader;
+mod stats;
+
+pub use build::{build, BuildReport, MAX_PLIES};
+pub use checksum::checksum;
+pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
+pub use format::{encode, write_book, VERSION};
+pub use reader::{Book, Line, OpenOptions, RankBy};
+pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
+
+/// Why a book cannot be built, merged, written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The file cannot be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not a valid book of a version this build reads.
+    #[error("{path}: {reason}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A game cannot be replayed.
+    #[error("{game}: ply {ply}: {reason}")]
+    Game {
+        /// Where the game was read.
+        game: String,
+        /// 1-based ply.
+        ply: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Build options out of range.
+    #[error("{0}")]
+    Options(String),
+    /// Books that cannot be merged.
+    #[error("cannot merge: {0}")]
+    Merge(String),
+}
+
+#[cfg(test)]
+mod tests;

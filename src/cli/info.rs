@@ -1,0 +1,110 @@
+//! `othbook info`: a book's header, counts, sources and build options.
+
+use super::common::{json_str, OutputFormat};
+use anyhow::Result;
+use othbook::book::{Book, PlayerColor};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `othbook info`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Example:\n  othbook info books/wthor.book")]
+pub struct Args {
+    /// The book file.
+    file: PathBuf,
+    /// Output style.
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let book = Book::open(&args.file)?;
+    let info = book.info();
+    let (positions, moves, nodes) = book.counts();
+    let o = &info.options;
+    let f = &o.filter;
+    let color = match f.player_color {
+        PlayerColor::Either => "either",
+        PlayerColor::Black => "black",
+        PlayerColor::White => "white",
+    };
+    let years = f.years.map(|(a, b)| format!("{a}-{b}"));
+    match args.format {
+        OutputFormat::Table | OutputFormat::Tsv => {
+            let tsv = args.format == OutputFormat::Tsv;
+            let mut row = |k: &str, v: String| -> std::io::Result<()> {
+                if tsv {
+                    writeln!(out, "{k}\t{v}")
+                } else {
+                    writeln!(out, "{k:<14} {v}")
+                }
+            };
+            row("file", args.file.display().to_string())?;
+            row(
+                "format",
+                format!("othbook book, version {}", othbook::book::VERSION),
+            )?;
+            row("bytes", book.file_len().to_string())?;
+            row("created", format!("{} (unix seconds)", info.created))?;
+            row("games", info.games.to_string())?;
+            row("positions", positions.to_string())?;
+            row("moves", moves.to_string())?;
+            row("trie nodes", nodes.to_string())?;
+            row("plies", o.plies.to_string())?;
+            row("min games", o.min_games.to_string())?;
+            row(
+                "player",
+                f.player
+                    .clone()
+                    .map_or("-".into(), |p| format!("{p} (as {color})")),
+            )?;
+            row("years", years.unwrap_or_else(|| "-".into()))?;
+            row("event", f.event.clone().unwrap_or_else(|| "-".into()))?;
+            row("complete only", f.complete_only.to_string())?;
+            for s in &info.sources {
+                row(
+                    "source",
+                    format!(
+                        "{} ({} games read, {} used)",
+                        s.name, s.games_read, s.games_used
+                    ),
+                )?;
+            }
+        }
+        OutputFormat::Json => {
+            let sources: Vec<String> = info
+                .sources
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{{\"name\":{},\"games_read\":{},\"games_used\":{}}}",
+                        json_str(&s.name),
+                        s.games_read,
+                        s.games_used
+                    )
+                })
+                .collect();
+            let opt = |v: Option<String>| v.map_or("null".into(), |s| json_str(&s));
+            writeln!(
+                out,
+                "{{\"file\":{},\"version\":{},\"bytes\":{},\"created\":{},\"games\":{},\
+                 \"positions\":{positions},\"moves\":{moves},\"trie_nodes\":{nodes},\
+                 \"options\":{{\"plies\":{},\"min_games\":{},\"player\":{},\"player_color\":\"{color}\",\
+                 \"years\":{},\"event\":{},\"complete_only\":{}}},\"sources\":[{}]}}",
+                json_str(&args.file.display().to_string()),
+                othbook::book::VERSION,
+                book.file_len(),
+                info.created,
+                info.games,
+                o.plies,
+                o.min_games,
+                opt(f.player.clone()),
+                opt(years),
+                opt(f.event.clone()),
+                f.complete_only,
+                sources.join(",")
+            )?;
+        }
+    }
+    Ok(())
+}

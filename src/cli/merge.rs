@@ -1,0 +1,50 @@
+//! `othbook merge`: adds up books built with the same options, pruning at the end.
+
+use super::common::bad;
+use anyhow::{Context, Result};
+use othbook::book::{write_book, Book, BookData};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `othbook merge`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The inputs must be built with --min-games 1 and the same --plies and \
+filters; merge(build(x), build(y)) is then byte-identical to build(x + y).\n\n\
+Example:\n  othbook merge a.book b.book -o all.book --min-games 2"
+)]
+pub struct Args {
+    /// Books to merge.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The merged book.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Leave out positions, moves and lines seen in fewer games (after adding up).
+    #[arg(long, default_value_t = 1)]
+    min_games: u32,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    if args.min_games == 0 {
+        return Err(bad("--min-games must be at least 1"));
+    }
+    let mut books = Vec::with_capacity(args.inputs.len());
+    for p in &args.inputs {
+        let book = Book::open(p)?;
+        books.push(book.to_data()?);
+    }
+    let merged = BookData::merge(&books, args.min_games)?;
+    let bytes = write_book(&args.output, &merged)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    writeln!(
+        out,
+        "{}: {} games, {} positions, {} moves, {} lines, {bytes} bytes",
+        args.output.display(),
+        merged.info.games,
+        merged.positions.len(),
+        merged.moves.len(),
+        merged.nodes.len()
+    )?;
+    Ok(())
+}

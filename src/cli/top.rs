@@ -1,0 +1,141 @@
+//! `othbook top`: the most played lines of exactly N plies, with exact counts and results.
+
+use super::common::{bad, diff_cell, json_num, open_book, percent_cells, OutputFormat};
+use anyhow::Result;
+use othbook::board::{format_moves, Color, Square};
+use othbook::book::RankBy;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// How to rank lines.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum By {
+    /// Most games first.
+    Games,
+    /// Best score for black first (win 1, draw ½), then most games.
+    Score,
+}
+
+/// Arguments of `othbook top`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Lines of the 4 symmetric first moves are counted together and shown \
+starting with --first.\n\nExamples:\n  othbook top --plies 10 --first d3\n  \
+othbook top --plies 6 --limit 5 --by score --format tsv"
+)]
+pub struct Args {
+    /// The book (default: books/wthor.book).
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Length of the lines, in plies (passes count).
+    #[arg(long, default_value_t = 10)]
+    plies: usize,
+    /// How many lines to show.
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    /// Ranking.
+    #[arg(long, value_enum, default_value = "games")]
+    by: By,
+    /// First move of the lines shown: d3, c4, e6 or f5.
+    #[arg(long, default_value = "f5")]
+    first: String,
+    /// Output style.
+    #[arg(long, value_enum, default_value_t)]
+    format: OutputFormat,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let first = match args.first.to_ascii_lowercase().as_str() {
+        "d3" => Square::D3,
+        "c4" => Square::C4,
+        "e6" => Square::E6,
+        "f5" => Square::F5,
+        other => return Err(bad(format!("--first {other}: use d3, c4, e6 or f5"))),
+    };
+    if args.plies == 0 || args.plies > 120 {
+        return Err(bad(format!("--plies {}: use 1 to 120", args.plies)));
+    }
+    let book = open_book(args.book.as_deref())?;
+    let by = match args.by {
+        By::Games => RankBy::Games,
+        By::Score => RankBy::Score,
+    };
+    let lines = book.top(args.plies, args.limit, by, first)?;
+    let book_plies = usize::from(book.info().options.plies);
+    match args.format {
+        OutputFormat::Table => {
+            if lines.is_empty() {
+                writeln!(
+                    out,
+                    "No line of {} plies in the book (it holds lines up to {book_plies} plies).",
+                    args.plies
+                )?;
+                return Ok(());
+            }
+            let width = (args.plies * 2).max(4);
+            writeln!(
+                out,
+                "{:>4}  {:<width$}  {:>7}  black%  draw%  white%     avg",
+                "#", "line", "games"
+            )?;
+            for (i, l) in lines.iter().enumerate() {
+                let c = l.stats.for_side(Color::Black);
+                let [b, d, w] = percent_cells(&c);
+                writeln!(
+                    out,
+                    "{:>4}  {:<width$}  {:>7}  {b:>6} {d:>6} {w:>7} {:>7}",
+                    i + 1,
+                    format_moves(&l.moves),
+                    l.stats.games(),
+                    diff_cell(c.average_diff())
+                )?;
+            }
+        }
+        OutputFormat::Tsv => {
+            writeln!(
+                out,
+                "line\tgames\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff"
+            )?;
+            for l in &lines {
+                let s = &l.stats;
+                writeln!(
+                    out,
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    format_moves(&l.moves),
+                    s.games(),
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.unknown,
+                    json_num(s.average_diff())
+                )?;
+            }
+        }
+        OutputFormat::Json => {
+            let items: Vec<String> = lines
+                .iter()
+                .map(|l| {
+                    let s = &l.stats;
+                    format!(
+                        "{{\"line\":\"{}\",\"games\":{},\"black_wins\":{},\"draws\":{},\
+                         \"white_wins\":{},\"unknown\":{},\"average_diff\":{}}}",
+                        format_moves(&l.moves),
+                        s.games(),
+                        s.wins,
+                        s.draws,
+                        s.losses,
+                        s.unknown,
+                        json_num(s.average_diff())
+                    )
+                })
+                .collect();
+            writeln!(
+                out,
+                "{{\"plies\":{},\"lines\":[{}]}}",
+                args.plies,
+                items.join(",")
+            )?;
+        }
+    }
+    Ok(())
+}

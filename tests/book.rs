@@ -1,0 +1,302 @@
+//! Opening book on real data: the logbook's top lines against a plain prefix count, symmetry
+//! and transposition merging through the CLI, merge = build, and damaged book files.
+
+use assert_cmd::Command;
+use flate2::read::GzDecoder;
+use othbook::board::{format_moves, parse_moves, Position, Square, Symmetry};
+use othbook::book::{build, encode, Book, BuildOptions, RankBy};
+use othbook::transcript::{GameRecord, GameResult, Location, SourceRef};
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+
+const LOGBOOK: &str = "../shared/data/logbook/logbook.gam.gz";
+const WTHOR_2021: &str = "../shared/data/wthor/WTH_2021.wtb";
+const WTHOR_2020: &str = "../shared/data/wthor/WTH_2020.wtb";
+
+fn need(path: &str) -> &str {
+    assert!(
+        Path::new(path).exists(),
+        "missing test data {path}: the real data must be in ../shared/data"
+    );
+    path
+}
+
+/// The logbook's lines, unpacked (test-only reader, independent of the ingest layer).
+fn logbook_text() -> String {
+    let mut text = String::new();
+    GzDecoder::new(std::fs::File::open(need(LOGBOOK)).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+/// Test-only reader for `+d3-c5...: -04 10` lines.
+fn logbook_records(text: &str) -> Vec<GameRecord> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let (moves, result) = line.split_once(':').expect("':' in every line");
+            let diff: i32 = result.split_whitespace().next().unwrap().parse().unwrap();
+            let replay = Position::START
+                .replay(parse_moves(moves).unwrap())
+                .unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+            GameRecord {
+                start: Position::START,
+                complete: replay.end.board.is_game_over(),
+                moves: replay.moves,
+                result: Some(GameResult {
+                    disc_diff: diff,
+                    raw: result.trim().to_string(),
+                }),
+                black: None,
+                white: None,
+                event: None,
+                date: None,
+                year: None,
+                source: SourceRef {
+                    file: Arc::from(LOGBOOK),
+                    location: Location::Line(i as u64 + 1),
+                },
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn logbook_top_10_ply_lines_equal_a_plain_prefix_count() {
+    let text = logbook_text();
+    // The independent count: `cut -c-30 | sort | uniq -c`, complete 10-move prefixes only.
+    let mut want: HashMap<String, u64> = HashMap::new();
+    for line in text.lines() {
+        let prefix: String = line.chars().take(30).collect();
+        if prefix.len() == 30 && !prefix.contains(':') {
+            let signs: Vec<char> = prefix.chars().step_by(3).collect();
+            assert!(
+                signs.windows(2).all(|w| w[0] != w[1]),
+                "a pass in the first 10 moves would make string and ply prefixes differ"
+            );
+            let compact: String = prefix.chars().filter(|c| *c != '+' && *c != '-').collect();
+            *want.entry(compact).or_default() += 1;
+        }
+    }
+    let games = logbook_records(&text);
+    let opts = BuildOptions {
+        plies: 10,
+        min_games: 1,
+        ..BuildOptions::default()
+    };
+    let (data, _) = build(&games, &opts, 0, &|_| {}).unwrap();
+    let book = Book::from_bytes(encode(&data).unwrap(), "logbook").unwrap();
+    let lines = book.top(10, usize::MAX, RankBy::Games, Square::D3).unwrap();
+    let got: HashMap<String, u64> = lines
+        .iter()
+        .map(|l| (format_moves(&l.moves), l.stats.games()))
+        .collect();
+    assert_eq!(got, want);
+    let mut counts: Vec<u64> = want.values().copied().collect();
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(
+        lines
+            .iter()
+            .take(4)
+            .map(|l| l.stats.games())
+            .collect::<Vec<_>>(),
+        counts[..4]
+    );
+    assert_eq!(
+        counts[0], counts[2],
+        "the logbook starts with three equal lines"
+    );
+}
+
+fn othbook() -> Command {
+    let mut c = Command::cargo_bin("othbook").unwrap();
+    c.env("SOURCE_DATE_EPOCH", "1640995200");
+    c
+}
+
+fn build_cli(inputs: &[&str], out: &Path, extra: &[&str]) {
+    let mut args: Vec<String> = vec!["build".into()];
+    args.extend(inputs.iter().map(|s| need(s).to_string()));
+    args.extend(["-o".into(), out.display().to_string()]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    othbook().args(&args).assert().success();
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn logbook_top_through_the_cli_starts_with_three_lines_of_13493() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("logbook.book");
+    build_cli(&[LOGBOOK], &book, &["--plies", "10"]);
+    let tsv = stdout(
+        othbook()
+            .args(["top", "--plies", "10", "--first", "d3", "--format", "tsv"])
+            .arg("--book")
+            .arg(&book)
+            .args(["--limit", "3"]),
+    );
+    let counts: Vec<&str> = tsv
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(counts, ["13493", "13493", "13493"]);
+    assert!(tsv.lines().skip(1).all(|l| l.starts_with("d3")));
+}
+
+#[test]
+fn explore_gives_the_same_numbers_for_every_orientation_and_move_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2020, WTHOR_2021], &book, &["--plies", "20"]);
+    let explore = |moves: &str| {
+        stdout(
+            othbook()
+                .args(["explore", moves, "--format", "json", "--book"])
+                .arg(&book),
+        )
+    };
+    // Statistics, without the position string and move names (orientation-dependent).
+    let numbers = |json: &str| -> Vec<String> {
+        json.split([',', '{', '}'])
+            .filter(|f| f.contains("games") || f.contains("wins") || f.contains("draws"))
+            .map(str::to_string)
+            .collect()
+    };
+    let line = parse_moves("f5d6c3d3c4f4").unwrap();
+    let base = numbers(&explore("f5d6c3d3c4f4"));
+    assert!(base.len() > 4, "position should be in the book: {base:?}");
+    for s in Symmetry::START {
+        let moved: Vec<_> = line.iter().map(|m| s.apply_move(*m)).collect();
+        assert_eq!(numbers(&explore(&format_moves(&moved))), base, "{s:?}");
+    }
+    // A transposition: c3 and c4 for black swapped, d3/d6 for white kept in their order.
+    let pos_a = Position::START.replay(line.clone()).unwrap().end;
+    let pos_b = Position::START
+        .replay(parse_moves("f5d6c4d3c3f4").unwrap())
+        .unwrap()
+        .end;
+    assert_eq!(pos_a, pos_b);
+    assert_eq!(numbers(&explore("f5d6c4d3c3f4")), base);
+    // All 8 images through --position.
+    for s in Symmetry::ALL {
+        let img = pos_a.transform(s).to_obf();
+        let json = stdout(
+            othbook()
+                .args(["explore", "--format", "json", "--position", &img, "--book"])
+                .arg(&book),
+        );
+        assert_eq!(numbers(&json), base, "{s:?}");
+    }
+}
+
+#[test]
+fn merge_of_builds_equals_the_build_of_all_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, all, merged) = (
+        dir.path().join("a.book"),
+        dir.path().join("b.book"),
+        dir.path().join("all.book"),
+        dir.path().join("merged.book"),
+    );
+    build_cli(&[WTHOR_2020], &a, &["--plies", "30"]);
+    build_cli(&[WTHOR_2021], &b, &["--plies", "30"]);
+    build_cli(
+        &[WTHOR_2021, WTHOR_2020],
+        &all,
+        &["--plies", "30", "--min-games", "2", "--threads", "1"],
+    );
+    othbook()
+        .args(["merge", "--min-games", "2", "-o"])
+        .arg(&merged)
+        .arg(&b)
+        .arg(&a)
+        .assert()
+        .success();
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&all).unwrap());
+    let info = stdout(othbook().arg("info").arg(&all));
+    assert!(
+        info.contains("WTH_2020.wtb") && info.contains("min games      2"),
+        "{info}"
+    );
+}
+
+#[test]
+fn damaged_and_foreign_books_fail_with_exit_code_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.book");
+    build_cli(&[WTHOR_2021], &good, &["--plies", "12"]);
+    let bytes = std::fs::read(&good).unwrap();
+    let bad = dir.path().join("bad.book");
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("truncated", bytes[..bytes.len() / 2].to_vec()),
+        ("flipped", {
+            let mut b = bytes.clone();
+            let at = b.len() * 2 / 3;
+            b[at] ^= 4;
+            b
+        }),
+        ("foreign", std::fs::read(need(WTHOR_2021)).unwrap()),
+        ("newer", {
+            let mut b = bytes.clone();
+            b[8] = 9;
+            b
+        }),
+    ];
+    for (what, content) in cases {
+        std::fs::write(&bad, &content).unwrap();
+        for args in [vec!["explore", "f5"], vec!["top"], vec!["info"]] {
+            let mut cmd = othbook();
+            cmd.args(&args);
+            if args[0] == "info" {
+                cmd.arg(&bad);
+            } else {
+                cmd.arg("--book").arg(&bad);
+            }
+            let out = cmd.assert().code(1).get_output().stderr.clone();
+            let msg = String::from_utf8(out).unwrap();
+            assert!(msg.contains("bad.book"), "{what}: {msg}");
+        }
+    }
+}
+
+#[test]
+fn query_errors_and_unknown_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "8"]);
+    let out = othbook()
+        .args(["explore", "f5f5", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains("ply 2"));
+    othbook()
+        .args(["explore", "f5z9", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2);
+    let deep = stdout(
+        othbook()
+            .args(["explore", "f5d6c3d3c4f4f6f3e6e7", "--book"])
+            .arg(&book),
+    );
+    assert!(deep.contains("not in the book"), "{deep}");
+    othbook()
+        .args(["top", "--first", "a1", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2);
+}
