@@ -27,6 +27,7 @@
 mod build;
 mod checksum;
 mod data;
+mod default;
 mod format;
 pub mod key;
 mod reader;
@@ -34,6 +35,7 @@ mod stats;
 
 pub use build::{build, BuildReport, MAX_PLIES};
 pub use checksum::checksum;
+pub use default::{default_path, DEFAULT_BOOK};
 pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
 pub use format::{encode, write_book, VERSION};
 pub use reader::{Book, Line, OpenOptions, RankBy};

@@ -62,24 +62,10 @@ pub enum OutputFormat {
     Json,
 }
 
-/// The book used when `--book` is not given: `books/wthor.book` in the current folder, or
-/// in the source tree othbook was built from.
-pub const DEFAULT_BOOK: &str = "books/wthor.book";
-
-/// Opens `--book` (or the default book), checking every byte of it.
+/// Opens `--book` (or the default book, see [`othbook::book::default_path`]), checking every
+/// byte of it.
 pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => {
-            let here = std::path::PathBuf::from(DEFAULT_BOOK);
-            let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_BOOK);
-            if !here.exists() && built.exists() {
-                built
-            } else {
-                here
-            }
-        }
-    };
+    let path = path.map_or_else(othbook::book::default_path, std::path::Path::to_path_buf);
     Ok(othbook::book::Book::open(&path)?)
 }
 

@@ -3,6 +3,7 @@
 use super::common::bad;
 use anyhow::Result;
 use othbook::engine::{Engine, EngineOptions};
+use othbook::play::book_choice::BookSetting;
 use othbook::protocol::nboard::NboardServer;
 use std::io::Write;
 use std::time::Duration;
@@ -27,6 +28,12 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Opening book consulted before searching (default: books/wthor.book when present).
+    #[arg(long, conflicts_with = "no_book")]
+    book: Option<std::path::PathBuf>,
+    /// Search every position, without the book.
+    #[arg(long)]
+    no_book: bool,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -44,7 +51,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         hash_mb: args.hash,
         ..EngineOptions::default()
     });
-    let mut server = NboardServer::new(engine, args.depth, Duration::from_secs_f64(args.time));
+    let book = if args.no_book {
+        None
+    } else if args.book.is_some() {
+        Some(std::sync::Arc::new(super::common::open_book(args.book.as_deref())?))
+    } else {
+        BookSetting::Default.open()?
+    };
+    let mut server =
+        NboardServer::new(engine, args.depth, Duration::from_secs_f64(args.time)).with_book(book);
     let stdin = std::io::stdin();
     server.serve(stdin.lock(), out, &mut std::io::stderr())?;
     Ok(())

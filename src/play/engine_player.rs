@@ -2,17 +2,21 @@
 //! hand-made evaluation.
 
 use crate::board::Move;
-use crate::engine::{Engine, EngineOptions, Limits};
-use crate::engine::{Evaluator, HandEval};
+use crate::book::Book;
+use crate::engine::{Engine, EngineOptions, Evaluator, HandEval, Limits};
+use crate::play::book_choice::book_move;
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Thinking time per move when neither the spec nor a clock says.
 pub const DEFAULT_MOVE_TIME: f64 = 1.0;
 
-/// The full engine: iterative-deepening PVS over its transposition table, exact near the end.
+/// The full engine: the opening book first, then iterative-deepening PVS over its
+/// transposition table, exact near the end.
 pub struct EnginePlayer {
     engine: Engine,
+    book: Option<Arc<Book>>,
     /// Seconds per move (capped by the clock's budget).
     pub time: Option<f64>,
     /// Fixed depth instead of (or as well as) a time limit.
@@ -30,9 +34,17 @@ impl EnginePlayer {
         });
         EnginePlayer {
             engine,
+            book: None,
             time,
             depth,
         }
+    }
+
+    /// The same player consulting `book` before it searches.
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Self {
+        self.book = book;
+        self
     }
 
     /// The search limits for one move under `budget`.
@@ -76,6 +88,9 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
+        if let Some((mv, _)) = self.book.as_deref().and_then(|b| book_move(b, &game.position.board)) {
+            return Ok(Choice { mv, nodes: 0 });
+        }
         let a = self
             .engine
             .analyze(&game.position.board, &self.limits(budget))
@@ -91,10 +106,20 @@ impl Player for EnginePlayer {
 }
 
 /// One ply with the hand-made evaluation (mobility, corners, X/C squares, stability, parity,
-/// phase-dependent weights): the move after which the opponent's position is worst.
+/// phase-dependent weights): the move after which the opponent's position is worst; the
+/// opening book's move while the game is in it.
 #[derive(Default)]
 pub struct BetterPlayer {
     eval: HandEval,
+    book: Option<Arc<Book>>,
+}
+
+impl BetterPlayer {
+    /// A player consulting `book` first.
+    #[must_use]
+    pub fn new(book: Option<Arc<Book>>) -> Self {
+        BetterPlayer { eval: HandEval::default(), book }
+    }
 }
 
 impl Player for BetterPlayer {
@@ -104,6 +129,9 @@ impl Player for BetterPlayer {
 
     fn choose(&mut self, game: &GameState, _: Budget) -> Result<Choice, PlayerError> {
         let b = game.position.board;
+        if let Some((mv, _)) = self.book.as_deref().and_then(|book| book_move(book, &b)) {
+            return Ok(Choice { mv, nodes: 0 });
+        }
         let mut best = (Move::Pass, i32::MIN);
         for sq in b.legal_moves() {
             let child = b.play_flips(sq, b.flips(sq));

@@ -1,6 +1,7 @@
 //! Players and matches: the classic players, external GTP engines, clocks and a match runner.
 
 pub mod arena;
+pub mod book_choice;
 pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;

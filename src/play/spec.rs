@@ -1,5 +1,6 @@
 //! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`.
 
+use crate::play::book_choice::BookSetting;
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::GtpPlayer;
 use crate::play::mcts::MctsPlayer;
@@ -143,6 +144,11 @@ impl PlayerSpec {
         }
     }
 
+    fn book(&self) -> Result<Option<std::sync::Arc<crate::book::Book>>, SpecError> {
+        let setting = self.options.get("book").map_or(BookSetting::Default, |v| BookSetting::parse(v));
+        setting.open().map_err(|e| self.err(format!("book: {e}")))
+    }
+
     /// Checks the options without starting anything (external engines are not run).
     pub fn validate(&self) -> Result<(), SpecError> {
         match self.kind.as_str() {
@@ -163,9 +169,9 @@ impl PlayerSpec {
                     _ => Ok(()),
                 }
             }
-            "better" => self.only(&[]),
+            "better" => self.only(&["book"]),
             "engine" => {
-                self.only(&["time", "depth", "threads", "hash"])?;
+                self.only(&["time", "depth", "threads", "hash", "book"])?;
                 self.time()?;
                 self.depth()?;
                 match (self.num::<usize>("threads")?, self.num::<usize>("hash")?) {
@@ -213,13 +219,16 @@ impl PlayerSpec {
                 self.num::<u64>("playouts")?,
                 seed(),
             )),
-            "better" => Box::new(BetterPlayer::default()),
-            "engine" => Box::new(EnginePlayer::new(
-                self.num::<usize>("threads")?.unwrap_or(1),
-                self.num::<usize>("hash")?.unwrap_or(64),
-                self.time()?,
-                self.depth()?,
-            )),
+            "better" => Box::new(BetterPlayer::new(self.book()?)),
+            "engine" => Box::new(
+                EnginePlayer::new(
+                    self.num::<usize>("threads")?.unwrap_or(1),
+                    self.num::<usize>("hash")?.unwrap_or(64),
+                    self.time()?,
+                    self.depth()?,
+                )
+                .with_book(self.book()?),
+            ),
             "gtp" => Box::new(GtpPlayer::spawn(
                 self.options.get("command").map_or("", String::as_str),
             )?),

@@ -1,7 +1,10 @@
 //! The NBoard protocol (version 2), engine side: NBoard and other GUIs drive the engine here.
 
 use crate::board::{Move, Position, Square};
+use crate::book::Book;
 use crate::engine::{Engine, Limits, SCALE};
+use crate::play::book_choice::book_move;
+use std::sync::Arc;
 use crate::transcript::{ingest_bytes, Format, IngestOptions};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
@@ -9,6 +12,7 @@ use std::time::{Duration, Instant};
 /// An NBoard session: the game, the engine and its settings.
 pub struct NboardServer {
     engine: Engine,
+    book: Option<Arc<Book>>,
     start: Position,
     moves: Vec<Move>,
     position: Position,
@@ -51,6 +55,7 @@ impl NboardServer {
     pub fn new(engine: Engine, depth: u32, move_time: Duration) -> Self {
         NboardServer {
             engine,
+            book: None,
             start: Position::START,
             moves: Vec::new(),
             position: Position::START,
@@ -58,6 +63,13 @@ impl NboardServer {
             move_time,
             contempt: 0,
         }
+    }
+
+    /// The same session answering from `book` first (hints list its moves, `go` plays them).
+    #[must_use]
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Self {
+        self.book = book;
+        self
     }
 
     /// Reads commands until `quit` or the end of input. Only protocol goes to `out`;
@@ -193,6 +205,21 @@ impl NboardServer {
             writeln!(out, "search PA 0 0 0")?;
             return writeln!(out, "status");
         }
+        if let Some(book) = &self.book {
+            let plies = self.moves.iter().filter(|m| !m.is_pass()).count();
+            for (mv, st) in book.moves(&self.position.board).iter().take(n) {
+                writeln!(
+                    out,
+                    "book {} {:.2} {} {} {} games, {:.0}% points",
+                    pv_text(&[*mv]),
+                    st.average_diff().unwrap_or(0.0),
+                    st.games(),
+                    60usize.saturating_sub(plies),
+                    st.games(),
+                    100.0 * st.score().unwrap_or(0.5)
+                )?;
+            }
+        }
         let n = n.min(self.position.board.legal_moves().count() as usize);
         let start = Instant::now();
         let mut last = None;
@@ -228,6 +255,12 @@ impl NboardServer {
         }
         if !board.has_moves() {
             return writeln!(out, "=== PA");
+        }
+        if let Some((mv, st)) = self.book.as_deref().and_then(|b| book_move(b, &board)) {
+            let eval = st.average_diff().unwrap_or(0.0);
+            writeln!(out, "status book move")?;
+            writeln!(out, "=== {}/{eval:.2}/0.00", pv_text(&[mv]))?;
+            return writeln!(out, "status");
         }
         writeln!(out, "status thinking")?;
         let start = Instant::now();
