@@ -45,7 +45,12 @@ pub enum OutputFormat {
 /// in the source tree othbook was built from.
 pub const DEFAULT_BOOK: &str = "books/wthor.book";
 
-/// Opens `--book` (or the default book), checking every byte of it.
+/// Books up to this size are checked completely when opened (a few milliseconds); larger
+/// ones block by block as queries read them, to keep queries fast.
+pub const VERIFY_ALL_UP_TO: u64 = 32 << 20;
+
+/// Opens `--book` (or the default book). Small books are checked completely; large ones
+/// block by block as read (a damaged block read by the query is still an error).
 pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> {
     let path = match path {
         Some(p) => p.to_path_buf(),
@@ -59,7 +64,12 @@ pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> 
             }
         }
     };
-    Ok(othbook::book::Book::open(&path)?)
+    let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= VERIFY_ALL_UP_TO);
+    Ok(if small {
+        othbook::book::Book::open(&path)?
+    } else {
+        othbook::book::Book::open_lazy(&path)?
+    })
 }
 
 /// A JSON string literal.
