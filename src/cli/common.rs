@@ -62,11 +62,21 @@ pub enum OutputFormat {
     Json,
 }
 
-/// Opens `--book` (or the default book, see [`othbook::book::default_path`]), checking every
-/// byte of it.
+/// Books up to this size are checked completely when opened (a few milliseconds); larger
+/// ones block by block as queries read them, to keep queries fast.
+pub const VERIFY_ALL_UP_TO: u64 = 32 << 20;
+
+/// Opens `--book` (or the default book, see [`othbook::book::default_path`]). Small books are
+/// checked completely; large ones block by block as read (a damaged block read by the query is
+/// still an error).
 pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> {
     let path = path.map_or_else(othbook::book::default_path, std::path::Path::to_path_buf);
-    Ok(othbook::book::Book::open(&path)?)
+    let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= VERIFY_ALL_UP_TO);
+    Ok(if small {
+        othbook::book::Book::open(&path)?
+    } else {
+        othbook::book::Book::open_lazy(&path)?
+    })
 }
 
 /// A JSON string literal.

@@ -1,4 +1,4 @@
-//! `othbook info`: a book's header, counts, sources and build options.
+//! `othbook info`: a book's header, counts, sources and build options (checks every byte).
 
 use super::common::{json_str, OutputFormat};
 use anyhow::Result;
