@@ -268,14 +268,17 @@ where
         .collect();
     let whole = body.len() / wthor::RECORD;
     let partial = usize::from(body.len() % wthor::RECORD != 0);
-    // Records the header promises but the file does not hold at all.
-    for i in whole + partial..header.games as usize {
+    // Records the header promises but the file does not hold at all: one report for all of
+    // them (a corrupt count could promise billions).
+    let first_missing = whole + partial;
+    if (header.games as usize) > first_missing {
         games.push(Checked::Bad(
             RawIssue::syntax(
-                Location::Record(i as u64 + 1),
+                Location::Record(first_missing as u64 + 1),
                 format!(
-                    "file ends before this record (header says {} games)",
-                    header.games
+                    "file ends before this record: the header says {} games, {} are missing",
+                    header.games,
+                    header.games as usize - first_missing
                 ),
             )
             .with_reason(SkipReason::Truncated),
