@@ -434,3 +434,27 @@ fn text_writers_write_what_they_read() {
     assert_eq!(lines_of(&g), lines_of(&again));
     assert!(write_text(&g.games, Format::Ggf, &mut Vec::new()).is_err());
 }
+
+#[test]
+fn pgn_games_without_moves_stay_apart() {
+    // Regression: a tags-only game used to swallow the next game's tags on reading back.
+    let text = "f5d6 +8\n\n";
+    let mut games = ingest_bytes(
+        text.as_bytes(),
+        Format::Moves,
+        "m",
+        &IngestOptions::default(),
+    )
+    .unwrap()
+    .games;
+    let mut empty = games[0].clone();
+    empty.moves.clear();
+    games.insert(0, empty);
+    let mut out = Vec::new();
+    write_text(&games, Format::Pgn, &mut out).unwrap();
+    let back = ingest_bytes(&out, Format::Pgn, "p", &IngestOptions::default()).unwrap();
+    assert_eq!(back.games.len(), 2, "{}", String::from_utf8_lossy(&out));
+    assert!(back.games[0].moves.is_empty());
+    assert_eq!(back.games[1].moves, line("f5d6"));
+    assert_eq!(diffs(&back), [Some(8), Some(8)]);
+}

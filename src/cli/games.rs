@@ -126,7 +126,8 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
         write_file(&got.games, a.to, &a.output)?
     };
     if !a.input.quiet {
-        let mut msg = format!("{} games written", report.written);
+        let n = report.written;
+        let mut msg = format!("{n} game{} written", if n == 1 { "" } else { "s" });
         if !to_stdout {
             let _ = write!(msg, " to {}", a.output.display());
         }

@@ -74,7 +74,10 @@ impl Format {
         match self {
             Format::Wthor => super::wthor::looks_like_wtb(bytes),
             Format::Ggf => find(head(bytes), b"(;").is_some(),
-            Format::Pgn => first_line(bytes).is_some_and(|l| l.starts_with(b"[")),
+            Format::Pgn => first_line(bytes).is_some_and(|l| {
+                let digits = l.iter().take_while(|b| b.is_ascii_digit()).count();
+                l.starts_with(b"[") || (digits > 0 && l.get(digits) == Some(&b'.'))
+            }),
             Format::Csv => first_line(bytes).is_some_and(|l| {
                 let l = l.to_ascii_lowercase();
                 (l.contains(&b',') || l.contains(&b'\t') || l.contains(&b';'))
@@ -82,11 +85,16 @@ impl Format {
                         .iter()
                         .any(|c| find(&l, c.as_bytes()).is_some())
             }),
-            Format::Gam | Format::Moves => first_line(bytes).is_none_or(|l| {
-                let l = l.strip_prefix(b"+").unwrap_or(l);
-                let l = l.strip_prefix(b"-").unwrap_or(l);
-                crate::board::Square::parse_prefix(l).is_some()
-            }),
+            // One bad line must not disown a whole file: any of the first few lines will do.
+            Format::Gam | Format::Moves => {
+                let mut lines = content_lines(bytes).take(5).peekable();
+                lines.peek().is_none()
+                    || lines.any(|l| {
+                        let l = l.strip_prefix(b"+").unwrap_or(l);
+                        let l = l.strip_prefix(b"-").unwrap_or(l);
+                        crate::board::Square::parse_prefix(l).is_some()
+                    })
+            }
         }
     }
 
@@ -111,12 +119,17 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// The first line that is neither blank nor a comment, trimmed.
-fn first_line(bytes: &[u8]) -> Option<&[u8]> {
+/// Lines near the start that are neither blank nor comments, trimmed.
+fn content_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     head(bytes)
         .split(|&b| b == b'\n' || b == b'\r')
         .map(<[u8]>::trim_ascii)
-        .find(|l| !l.is_empty() && !super::lines::is_comment(l))
+        .filter(|l| !l.is_empty() && !super::lines::is_comment(l))
+}
+
+/// The first line that is neither blank nor a comment, trimmed.
+fn first_line(bytes: &[u8]) -> Option<&[u8]> {
+    content_lines(bytes).next()
 }
 
 impl fmt::Display for Format {
@@ -184,5 +197,7 @@ mod tests {
             Some(Format::Csv)
         );
         assert_eq!(Format::sniff(b"hello world\n"), None);
+        assert_eq!(Format::sniff(b"1. f5 d6 2. c3\n"), Some(Format::Pgn));
+        assert_eq!(Format::sniff(b"junk line\nf5d6c3\n"), Some(Format::Moves));
     }
 }

@@ -4,6 +4,12 @@
 //! replays every game from its start, and returns the games in input order with an
 //! [`IngestSummary`] of what was read, skipped (by reason) and doubtful. Writers for
 //! gam/moves/pgn/wtb are in [`write`].
+//!
+//! [`GameResult::raw`] per format: `.gam` the text after `:` (`-04 10`, discs counted without
+//! giving the empties to the winner); WTHOR `real/theoretical` (black's discs, e.g. `36/34`);
+//! GGF the `RE` value (`+2.000`); PGN the `Result` (`28-36`, `1-0`); move strings the trailing
+//! result; CSV the score or winner cell (`1`, `-1`, `0`: only the sign is recorded, the
+//! margin of a finished game comes from the board).
 
 mod csv;
 mod format;
@@ -65,11 +71,20 @@ const CHUNK: usize = 1 << 18;
 /// `opts.strict` the first of them (in input order) is returned as the error instead.
 pub fn ingest(paths: &[PathBuf], opts: &IngestOptions) -> Result<Ingest, IngestError> {
     let names = Mutex::new(HashMap::<PathBuf, Arc<wthor::Names>>::new());
-    let files: Vec<FileRead> = paths
-        .par_iter()
-        .map(|p| read_path(p, opts.format, &names))
+    // Largest files first, so that a big serial step (unpacking a .gz) starts at once while
+    // the other threads take the small files; the merge restores the given order.
+    let mut order: Vec<(u64, usize)> = paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (std::fs::metadata(p).map_or(0, |m| m.len()), i))
         .collect();
-    merge(files, opts)
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut files: Vec<(usize, FileRead)> = order
+        .par_iter()
+        .map(|&(_, i)| (i, read_path(&paths[i], opts.format, &names)))
+        .collect();
+    files.sort_by_key(|f| f.0);
+    merge(files.into_iter().map(|f| f.1).collect(), opts)
 }
 
 /// Reads games from bytes in memory (gzip unpacked) as if they came from a file called
@@ -268,14 +283,17 @@ where
         .collect();
     let whole = body.len() / wthor::RECORD;
     let partial = usize::from(body.len() % wthor::RECORD != 0);
-    // Records the header promises but the file does not hold at all.
-    for i in whole + partial..header.games as usize {
+    // Records the header promises but the file does not hold at all: one report for all of
+    // them (a corrupt count could promise billions).
+    let first_missing = whole + partial;
+    if (header.games as usize) > first_missing {
         games.push(Checked::Bad(
             RawIssue::syntax(
-                Location::Record(i as u64 + 1),
+                Location::Record(first_missing as u64 + 1),
                 format!(
-                    "file ends before this record (header says {} games)",
-                    header.games
+                    "file ends before this record: the header says {} games, {} are missing",
+                    header.games,
+                    header.games as usize - first_missing
                 ),
             )
             .with_reason(SkipReason::Truncated),

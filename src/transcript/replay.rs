@@ -34,6 +34,19 @@ pub(crate) fn replay_moves(
     let mut side = start.side;
     let mut played = Vec::with_capacity(moves.len() + 2);
     for (index, rm) in moves.iter().enumerate() {
+        // Fast path: a move by the right side that flips something is legal, and the side
+        // then has a move, so no pass can be implied before it. One flip computation per ply.
+        if let Move::Play(sq) = rm.mv {
+            if rm.color.is_none_or(|c| c == side) {
+                let f = board.flips(sq);
+                if !f.is_empty() {
+                    board = board.play_flips(sq, f);
+                    side = side.opposite();
+                    played.push(rm.mv);
+                    continue;
+                }
+            }
+        }
         let mut legal = board.legal_moves();
         if let Move::Play(_) = rm.mv {
             if legal.is_empty() {

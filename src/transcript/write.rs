@@ -239,10 +239,8 @@ fn pgn_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
     for (k, pair) in plays.chunks(2).enumerate() {
         let _ = writeln!(s, "{}. {}", k + 1, pair.join(" "));
     }
-    if plays.is_empty() || g.result.is_none() {
-        let _ = writeln!(s, "{}", if g.result.is_none() { "*" } else { "" });
-    }
-    s.push('\n');
+    // The result closes the movetext (standard PGN), so a game without moves still has one.
+    let _ = writeln!(s, "{result}\n");
     Ok(())
 }
 
