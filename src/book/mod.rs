@@ -35,8 +35,8 @@ mod stats;
 
 pub use build::{build, BuildReport, MAX_PLIES};
 pub use checksum::checksum;
-pub use default::{default_path, DEFAULT_BOOK};
 pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
+pub use default::{default_path, DEFAULT_BOOK};
 pub use format::{encode, write_book, VERSION};
 pub use reader::{Book, Line, OpenOptions, RankBy};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};

@@ -54,7 +54,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let book = if args.no_book {
         None
     } else if args.book.is_some() {
-        Some(std::sync::Arc::new(super::common::open_book(args.book.as_deref())?))
+        Some(std::sync::Arc::new(super::common::open_book(
+            args.book.as_deref(),
+        )?))
     } else {
         BookSetting::Default.open()?
     };

@@ -25,9 +25,15 @@ pub fn book_move(book: &Book, board: &Board) -> Option<(Move, MoveStats)> {
     moves
         .into_iter()
         .filter(|(m, s)| {
-            s.known() >= MIN_GAMES && s.games() * 20 >= total && m.square().is_some_and(|sq| legal.contains(sq))
+            s.known() >= MIN_GAMES
+                && s.games() * 20 >= total
+                && m.square().is_some_and(|sq| legal.contains(sq))
         })
-        .max_by(|a, b| shrunk_score(&a.1).total_cmp(&shrunk_score(&b.1)).then(a.1.games().cmp(&b.1.games())))
+        .max_by(|a, b| {
+            shrunk_score(&a.1)
+                .total_cmp(&shrunk_score(&b.1))
+                .then(a.1.games().cmp(&b.1.games()))
+        })
 }
 
 /// Which book a player uses: `none`, a path, or (by default) the default book when present.
@@ -77,14 +83,35 @@ mod tests {
 
     #[test]
     fn default_book_gives_a_legal_popular_reply_to_f5() {
-        let book = BookSetting::Default.open().expect("default book opens").expect("books/wthor.book is present");
-        let pos = Position::START.replay(parse_moves("f5").unwrap()).unwrap().end;
+        let book = BookSetting::Default
+            .open()
+            .expect("default book opens")
+            .expect("books/wthor.book is present");
+        let pos = Position::START
+            .replay(parse_moves("f5").unwrap())
+            .unwrap()
+            .end;
         let (mv, stats) = book_move(&book, &pos.board).expect("f5 is well covered");
         assert!(pos.board.legal_moves().contains(mv.square().unwrap()));
         assert!(stats.known() >= MIN_GAMES);
-        // Deep in a game the book has nothing to say.
-        let late = Position::START.replay(parse_moves("f5d6c3d3c4f4f6f3e6e7d7g6f8c5c6b4e3g5").unwrap()).unwrap().end;
-        let few = book.moves(&late.board).iter().map(|m| m.1.known()).max().unwrap_or(0);
+        // Deeper in a game the book knows fewer games; it answers only with enough of them.
+        let mut late = pos.board;
+        for _ in 0..30 {
+            late = match late.legal_moves().iter().last() {
+                Some(sq) => late.play(sq).unwrap(),
+                None => late.pass(),
+            };
+        }
+        let late = Position {
+            board: late,
+            side: pos.side,
+        };
+        let few = book
+            .moves(&late.board)
+            .iter()
+            .map(|m| m.1.known())
+            .max()
+            .unwrap_or(0);
         assert_eq!(book_move(&book, &late.board).is_some(), few >= MIN_GAMES);
     }
 }

@@ -88,7 +88,11 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
-        if let Some((mv, _)) = self.book.as_deref().and_then(|b| book_move(b, &game.position.board)) {
+        if let Some((mv, _)) = self
+            .book
+            .as_deref()
+            .and_then(|b| book_move(b, &game.position.board))
+        {
             return Ok(Choice { mv, nodes: 0 });
         }
         let a = self
@@ -118,7 +122,10 @@ impl BetterPlayer {
     /// A player consulting `book` first.
     #[must_use]
     pub fn new(book: Option<Arc<Book>>) -> Self {
-        BetterPlayer { eval: HandEval::default(), book }
+        BetterPlayer {
+            eval: HandEval::default(),
+            book,
+        }
     }
 }
 

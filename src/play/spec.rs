@@ -145,7 +145,10 @@ impl PlayerSpec {
     }
 
     fn book(&self) -> Result<Option<std::sync::Arc<crate::book::Book>>, SpecError> {
-        let setting = self.options.get("book").map_or(BookSetting::Default, |v| BookSetting::parse(v));
+        let setting = self
+            .options
+            .get("book")
+            .map_or(BookSetting::Default, |v| BookSetting::parse(v));
         setting.open().map_err(|e| self.err(format!("book: {e}")))
     }
 

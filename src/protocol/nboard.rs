@@ -4,9 +4,9 @@ use crate::board::{Move, Position, Square};
 use crate::book::Book;
 use crate::engine::{Engine, Limits, SCALE};
 use crate::play::book_choice::book_move;
-use std::sync::Arc;
 use crate::transcript::{ingest_bytes, Format, IngestOptions};
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// An NBoard session: the game, the engine and its settings.

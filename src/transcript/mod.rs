@@ -282,7 +282,7 @@ where
         .map(|(i, rec)| check(wthor::parse_record(rec, i as u64 + 1, names, header.year)))
         .collect();
     let whole = body.len() / wthor::RECORD;
-    let partial = usize::from(body.len() % wthor::RECORD != 0);
+    let partial = usize::from(!body.len().is_multiple_of(wthor::RECORD));
     // Records the header promises but the file does not hold at all: one report for all of
     // them (a corrupt count could promise billions).
     let first_missing = whole + partial;

@@ -43,7 +43,7 @@ pub(crate) fn looks_like_wtb(bytes: &[u8]) -> bool {
     let body = bytes.len() - HEADER;
     let have = body / RECORD;
     // Whole records as announced, or fewer than announced (a cut file, reported per record).
-    (body % RECORD == 0 && have == n) || have < n
+    (body.is_multiple_of(RECORD) && have == n) || have < n
 }
 
 /// Whether `path` names a WTHOR companion file (`WTHOR.JOU`, `WTHOR.TRN`), read with the
