@@ -18,7 +18,7 @@ const SEARCH_ORDER_EMPTIES: u32 = 18;
 /// From this many empties on, children are looked up in the table before any is searched.
 const ETC_MIN_EMPTIES: u32 = 14;
 /// At and below this many empties, moves are tried in parity order without sorting.
-const SMALL_EMPTIES: u32 = 6;
+const SMALL_EMPTIES: u32 = 5;
 
 /// Stability cutoffs are only tried when alpha is at least this high (by empties): below
 /// it, the bound they give can never be low enough to cut.
@@ -80,7 +80,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let empty = !(p | o);
         let n_empty = empty.count_ones();
         if n_empty <= SMALL_EMPTIES {
-            let mut list = [0u8; 6];
+            let mut list = [0u8; 8];
             let mut n = 0;
             let par = parity_of(empty);
             // Odd quadrants first, so that the list order is already the parity order.
@@ -247,7 +247,7 @@ impl<E: Evaluator> Worker<'_, E> {
             if f == 0 {
                 continue;
             }
-            let mut rest = [0u8; 6];
+            let mut rest = [0u8; 8];
             rest[..i].copy_from_slice(&sqs[..i]);
             rest[i..sqs.len() - 1].copy_from_slice(&sqs[i + 1..]);
             let s = -self.solve_small(
