@@ -36,6 +36,8 @@ pub(crate) struct Worker<'a, E> {
     pub aborted: bool,
     main: bool,
     algo: Algorithm,
+    /// A root move that beat the first one in the root search under way (for a time-out).
+    improved: Option<RootMove>,
 }
 
 /// One root move and what the last search said about it.
@@ -70,6 +72,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             aborted: false,
             main,
             algo,
+            improved: None,
         }
     }
 
@@ -344,7 +347,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         alpha: i32,
         beta: i32,
         multipv: usize,
-        mut on_improve: impl FnMut(&RootMove),
     ) -> Option<i32> {
         let k = multipv.max(1);
         let mut exact_scores: Vec<i32> = Vec::with_capacity(moves.len());
@@ -352,6 +354,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             m.exact = false;
             m.score = -INF;
         }
+        self.improved = None;
         for (i, mv) in moves.iter_mut().enumerate() {
             let lo = if exact_scores.len() >= k {
                 alpha.max(exact_scores[k - 1])
@@ -382,7 +385,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     let pos = exact_scores.partition_point(|&x| x >= s);
                     exact_scores.insert(pos, s);
                 }
-                on_improve(mv);
+                if i > 0 && k == 1 {
+                    self.improved = Some(*mv);
+                }
             }
             if s >= beta && k == 1 {
                 break;
@@ -494,11 +499,21 @@ pub(crate) fn iterate<E: Evaluator>(
         let score = if let (Some(pv), true) = (prev, aspirate) {
             aspiration(worker, &mut moves, Depth::Plies(d), pv)
         } else {
-            worker.root(&mut moves, Depth::Plies(d), -INF, INF, multipv, |_| {})
+            worker.root(&mut moves, Depth::Plies(d), -INF, INF, multipv)
         };
         let Some(score) = score else {
+            // Out of time: keep the last finished iteration, but if the unfinished one has
+            // already proved another move better than its first, play that one.
+            let improved = worker.improved.take();
             return done.map(|mut o| {
                 o.complete = false;
+                if let Some(m) = improved {
+                    if let Some(pos) = o.moves.iter().position(|x| x.sq == m.sq) {
+                        let mut x = o.moves.remove(pos);
+                        x.score = x.score.max(o.moves.first().map_or(x.score, |f| f.score));
+                        o.moves.insert(0, x);
+                    }
+                }
                 o
             });
         };
@@ -524,7 +539,7 @@ pub(crate) fn iterate<E: Evaluator>(
             Mode::Wld => (-1, 1),
             _ => (-64, 64),
         };
-        let score = worker.root(&mut moves, Depth::End, lo, hi, multipv, |_| {});
+        let score = worker.root(&mut moves, Depth::End, lo, hi, multipv);
         if score.is_none() {
             return done.map(|mut o| {
                 o.complete = false;
@@ -553,7 +568,7 @@ fn aspiration<E: Evaluator>(
     let mut delta = SCALE / 2;
     let (mut lo, mut hi) = (guess - delta, guess + delta);
     loop {
-        let s = worker.root(moves, depth, lo, hi, 1, |_| {})?;
+        let s = worker.root(moves, depth, lo, hi, 1)?;
         if s <= lo && lo > -INF {
             lo = (s - delta).max(-INF);
         } else if s >= hi && hi < INF {
