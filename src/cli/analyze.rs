@@ -230,5 +230,5 @@ fn print_iteration(out: &mut impl Write, it: &Iteration, multipv: usize) -> std:
         }
         writeln!(out, "{}", pv_text(&l.pv))?;
     }
-    Ok(())
+    out.flush()
 }

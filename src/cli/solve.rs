@@ -117,6 +117,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             a.nodes_per_second() / 1e6,
             pv.join(" ")
         )?;
+        // Long solves: show each result as soon as it is known.
+        out.flush()?;
     }
     let secs = total_time.as_secs_f64();
     writeln!(

@@ -2,7 +2,7 @@
 //! with the shared transposition table near the root, fastest-first and parity ordering,
 //! stability cutoffs, and hand-unrolled code for the last few empty squares.
 
-use super::search::Worker;
+use super::search::{pick_best, Worker};
 use super::stability::stable_discs;
 use super::tt::{Bound, Kind};
 use super::{Evaluator, INF};
@@ -10,11 +10,15 @@ use crate::board::movegen::{flips, moves};
 use crate::board::Square;
 
 /// Below this many empties the table costs more than it saves.
-pub(crate) const TT_MIN_EMPTIES: u32 = 11;
+const TT_MIN_EMPTIES: u32 = 9;
 /// From this many empties on, moves are ordered with the evaluation as well as mobility.
 const EVAL_ORDER_EMPTIES: u32 = 15;
+/// From this many empties on, moves are ordered by a shallow search.
+const SEARCH_ORDER_EMPTIES: u32 = 18;
+/// From this many empties on, children are looked up in the table before any is searched.
+const ETC_MIN_EMPTIES: u32 = 14;
 /// At and below this many empties, moves are tried in parity order without sorting.
-const SMALL_EMPTIES: u32 = 6;
+const SMALL_EMPTIES: u32 = 5;
 
 /// Stability cutoffs are only tried when alpha is at least this high (by empties): below
 /// it, the bound they give can never be low enough to cut.
@@ -76,7 +80,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let empty = !(p | o);
         let n_empty = empty.count_ones();
         if n_empty <= SMALL_EMPTIES {
-            let mut list = [0u8; 6];
+            let mut list = [0u8; 8];
             let mut n = 0;
             let par = parity_of(empty);
             // Odd quadrants first, so that the list order is already the parity order.
@@ -138,14 +142,31 @@ impl<E: Evaluator> Worker<'_, E> {
             let sq = m.trailing_zeros() as u8;
             m &= m - 1;
             let f = flips(p, o, sq);
+            let np = o & !f;
+            let no = p | f | 1 << sq;
+            if n_empty >= ETC_MIN_EMPTIES {
+                // Enhanced transposition cutoff: a child already proven bad enough for the
+                // opponent settles this node without searching anything.
+                if let Some(e) = self.tt.probe(np, no) {
+                    if e.kind == Kind::Endgame
+                        && matches!(e.bound, Bound::Upper | Bound::Exact)
+                        && -e.score >= beta
+                    {
+                        return -e.score;
+                    }
+                }
+            }
             let key = if Some(sq) == tt_move.map(|s| s as u8) {
                 1 << 30
             } else {
-                let np = o & !f;
-                let no = p | f | 1 << sq;
                 let om = moves(np, no);
                 let mut k = -((om.count_ones() + (om & CORNERS).count_ones()) as i32) * 256;
-                if n_empty >= EVAL_ORDER_EMPTIES {
+                if n_empty >= SEARCH_ORDER_EMPTIES {
+                    // Far from the end a shallow search predicts the best move far better
+                    // than mobility alone, and its cost is small next to the subtree.
+                    let d = if n_empty >= 22 { 2 } else { 1 };
+                    k = k / 4 - self.pvs(np, no, d, -INF, INF);
+                } else if n_empty >= EVAL_ORDER_EMPTIES {
                     k -= self.eval.eval(np, no) / 2;
                 } else {
                     k += i32::from(par >> quadrant(sq) & 1) * 64;
@@ -158,12 +179,12 @@ impl<E: Evaluator> Worker<'_, E> {
             n += 1;
         }
         let list = &mut list[..n];
-        list.sort_unstable_by_key(|x| -x.2);
 
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = list[0].0;
-        for (i, &(sq, f, _)) in list.iter().enumerate() {
+        for i in 0..n {
+            let (sq, f, _) = pick_best(list, i);
             let np = o & !f;
             let no = p | f | 1 << sq;
             let score = if i == 0 {
@@ -226,7 +247,7 @@ impl<E: Evaluator> Worker<'_, E> {
             if f == 0 {
                 continue;
             }
-            let mut rest = [0u8; 6];
+            let mut rest = [0u8; 8];
             rest[..i].copy_from_slice(&sqs[..i]);
             rest[i..sqs.len() - 1].copy_from_slice(&sqs[i + 1..]);
             let s = -self.solve_small(

@@ -4,28 +4,33 @@
 //! Scores are from the side to move's point of view in [`SCALE`] units per disc, so that a
 //! trained pattern evaluation can later replace the hand-made one without touching the search.
 
-use super::stability::edge_stable;
+use super::stability::corner_anchored;
 use super::SCALE;
 use crate::board::movegen::moves;
 
 /// Anything that scores a position for the side to move.
 pub trait Evaluator: Send + Sync {
-    /// Score of the position (`p` to move against `o`) in [`SCALE`] units per disc; must stay
-    /// strictly inside ±64 discs so that it never looks like a proven result.
+    /// Score of the position (`p` to move against `o`) in [`SCALE`] units per disc. A finished
+    /// game (neither side can move) must get its exact final score times [`SCALE`]; any other
+    /// position must stay strictly inside ±64 discs.
     fn eval(&self, p: u64, o: u64) -> i32;
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// The 8 edge lines' inner squares are not special; these are the risky squares next to
-/// corners: X-squares (diagonal) and C-squares (on the edge), indexed by corner.
-const CORNER_SQ: [u64; 4] = [1 << 0, 1 << 7, 1 << 56, 1 << 63];
-const X_SQ: [u64; 4] = [1 << 9, 1 << 14, 1 << 49, 1 << 54];
-const C_SQ: [u64; 4] = [
-    (1 << 1) | (1 << 8),
-    (1 << 6) | (1 << 15),
-    (1 << 48) | (1 << 57),
-    (1 << 55) | (1 << 62),
-];
+/// X-squares (diagonally next to a corner) of the empty corners in `ec`.
+#[inline]
+fn x_of(ec: u64) -> u64 {
+    (ec & 1) << 9 | (ec & 0x80) << 7 | (ec & 1 << 56) >> 7 | (ec & 1 << 63) >> 9
+}
+
+/// C-squares (next to a corner on the edge) of the empty corners in `ec`.
+#[inline]
+fn c_of(ec: u64) -> u64 {
+    (ec & 0x0100_0000_0000_0001) << 1
+        | (ec & 0x8000_0000_0000_0080) >> 1
+        | (ec & 0x81) << 8
+        | (ec & 0x8100_0000_0000_0000) >> 8
+}
 
 /// Feature weights at the start of the game (60 empties) and at its end (0 empties), in
 /// [`SCALE`] units per unit of feature; linearly interpolated in between.
@@ -41,7 +46,7 @@ pub struct Weights {
     pub x_squares: i32,
     /// C-squares held next to an empty corner (negative).
     pub c_squares: i32,
-    /// Edge-stable discs minus opponent's.
+    /// Edge discs anchored to an own corner (stable) minus the opponent's.
     pub stable: i32,
     /// Odd number of empties (the side to move expects the last move).
     pub parity: i32,
@@ -115,34 +120,26 @@ fn neighbours(x: u64) -> u64 {
     row | row << 8 | row >> 8
 }
 
-#[inline]
-fn risky(p: u64, empty: u64, risky: &[u64; 4]) -> i32 {
-    let mut n = 0;
-    for k in 0..4 {
-        if empty & CORNER_SQ[k] != 0 {
-            n += (p & risky[k]).count_ones() as i32;
-        }
-    }
-    n
-}
-
 impl Evaluator for HandEval {
     #[inline]
     fn eval(&self, p: u64, o: u64) -> i32 {
         let empty = !(p | o);
         let n_empty = empty.count_ones() as usize;
         let w = &self.table[n_empty.min(60)];
-        let mob = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
+        let (pm, om) = (moves(p, o), moves(o, p));
+        if pm | om == 0 {
+            return super::endgame::final_score(p, o) * SCALE;
+        }
+        let mob = pm.count_ones() as i32 - om.count_ones() as i32;
         let pot = (neighbours(o) & empty).count_ones() as i32
             - (neighbours(p) & empty).count_ones() as i32;
         let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
-        let xs = risky(p, empty, &X_SQ) - risky(o, empty, &X_SQ);
-        let cs = risky(p, empty, &C_SQ) - risky(o, empty, &C_SQ);
-        let stable = if (p | o) & 0xFF81_8181_8181_81FF == 0 {
-            0
-        } else {
-            edge_stable(p, o).count_ones() as i32 - edge_stable(o, p).count_ones() as i32
-        };
+        let ec = empty & CORNERS;
+        let (xm, cm) = (x_of(ec), c_of(ec));
+        let xs = (p & xm).count_ones() as i32 - (o & xm).count_ones() as i32;
+        let cs = (p & cm).count_ones() as i32 - (o & cm).count_ones() as i32;
+        let stable =
+            corner_anchored(p).count_ones() as i32 - corner_anchored(o).count_ones() as i32;
         let parity = (n_empty & 1) as i32;
         let discs = p.count_ones() as i32 - o.count_ones() as i32;
         let s = w.mobility * mob
@@ -153,7 +150,7 @@ impl Evaluator for HandEval {
             + w.stable * stable
             + w.parity * parity
             + w.discs * discs;
-        s.clamp(-63 * SCALE, 63 * SCALE)
+        s.clamp(-(64 * SCALE - 1), 64 * SCALE - 1)
     }
 }
 
@@ -192,6 +189,19 @@ mod tests {
                 assert_eq!(e.eval(t.player().0, t.opponent().0), v, "{s:?}");
             }
         }
+    }
+
+    #[test]
+    fn risky_squares_are_next_to_their_corner() {
+        use crate::board::Square::*;
+        let bit = |s: crate::board::Square| 1u64 << s as u8;
+        assert_eq!(x_of(CORNERS), bit(B2) | bit(G2) | bit(B7) | bit(G7));
+        assert_eq!(
+            c_of(CORNERS),
+            bit(B1) | bit(A2) | bit(G1) | bit(H2) | bit(A7) | bit(B8) | bit(H7) | bit(G8)
+        );
+        assert_eq!(x_of(bit(H1)), bit(G2));
+        assert_eq!(c_of(bit(A8)), bit(A7) | bit(B8));
     }
 
     #[test]

@@ -11,6 +11,8 @@ use std::time::Instant;
 
 /// Nodes between two looks at the stop flag and the clock.
 const POLL_INTERVAL: u64 = 2048;
+/// Shallower nodes are cheaper to search again than to look up (a likely cache miss).
+const TT_MIN_DEPTH: u32 = 3;
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a, E> {
@@ -34,6 +36,8 @@ pub(crate) struct Worker<'a, E> {
     pub aborted: bool,
     main: bool,
     algo: Algorithm,
+    /// A root move that beat the first one in the root search under way (for a time-out).
+    improved: Option<RootMove>,
 }
 
 /// One root move and what the last search said about it.
@@ -68,6 +72,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             aborted: false,
             main,
             algo,
+            improved: None,
         }
     }
 
@@ -194,7 +199,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
 
         let mut tt_move = None;
-        if let Some(e) = self.tt.probe(p, o) {
+        let use_tt = depth >= TT_MIN_DEPTH;
+        if let Some(e) = self.tt.probe(p, o).filter(|_| use_tt) {
             tt_move = e.best.map(|s| s as u8);
             if e.kind == Kind::Midgame && u32::from(e.depth) >= depth {
                 match e.bound {
@@ -208,12 +214,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
         let mut list = [(0u8, 0u64, 0i32); 32];
         let n = self.order(p, o, mv, depth, tt_move, &mut list);
-        let list = &list[..n];
+        let list = &mut list[..n];
 
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = list[0].0;
-        for (i, &(sq, f, _)) in list.iter().enumerate() {
+        for i in 0..n {
+            let (sq, f, _) = pick_best(list, i);
             let (np, no) = (o & !f, p | f | 1 << sq);
             let score = if i == 0 {
                 -self.pvs(np, no, depth - 1, -beta, -alpha)
@@ -246,6 +253,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         } else {
             Bound::Upper
         };
+        if !use_tt {
+            return best;
+        }
         self.tt.store(
             p,
             o,
@@ -268,11 +278,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let f = flips(p, o, sq);
             let (np, no) = (o & !f, p | f | 1 << sq);
             self.nodes += 1;
-            let s = if moves(np, no) == 0 && moves(no, np) == 0 {
-                -final_score(np, no) * SCALE
-            } else {
-                -self.eval.eval(np, no)
-            };
+            let s = -self.eval.eval(np, no);
             if s > best {
                 best = s;
                 if s > alpha {
@@ -286,7 +292,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         best
     }
 
-    /// Fills `list` with (square, flips, key) sorted best first; returns the count.
+    /// Fills `list` with (square, flips, key); returns the count. The caller picks moves
+    /// best first with [`pick_best`], so that a cutoff leaves the rest unsorted.
     fn order(
         &mut self,
         p: u64,
@@ -303,6 +310,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             mv &= mv - 1;
             let f = flips(p, o, sq);
             let (np, no) = (o & !f, p | f | 1 << sq);
+            if depth > TT_MIN_DEPTH {
+                self.tt.prefetch(np, no);
+            }
             let key = if Some(sq) == tt_move {
                 1 << 30
             } else if depth >= 6 {
@@ -317,7 +327,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             list[n] = (sq, f, key);
             n += 1;
         }
-        list[..n].sort_unstable_by_key(|x| -x.2);
         n
     }
 
@@ -338,7 +347,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         alpha: i32,
         beta: i32,
         multipv: usize,
-        mut on_improve: impl FnMut(&RootMove),
     ) -> Option<i32> {
         let k = multipv.max(1);
         let mut exact_scores: Vec<i32> = Vec::with_capacity(moves.len());
@@ -346,6 +354,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             m.exact = false;
             m.score = -INF;
         }
+        self.improved = None;
         for (i, mv) in moves.iter_mut().enumerate() {
             let lo = if exact_scores.len() >= k {
                 alpha.max(exact_scores[k - 1])
@@ -376,7 +385,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     let pos = exact_scores.partition_point(|&x| x >= s);
                     exact_scores.insert(pos, s);
                 }
-                on_improve(mv);
+                if i > 0 && k == 1 {
+                    self.improved = Some(*mv);
+                }
             }
             if s >= beta && k == 1 {
                 break;
@@ -386,6 +397,19 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         moves.sort_by(|a, b| b.score.cmp(&a.score).then(b.exact.cmp(&a.exact)));
         Some(moves[0].score)
     }
+}
+
+/// Moves the best-keyed entry of `list[i..]` to `i` and returns it.
+#[inline]
+pub(crate) fn pick_best(list: &mut [(u8, u64, i32)], i: usize) -> (u8, u64, i32) {
+    let mut b = i;
+    for j in i + 1..list.len() {
+        if list[j].2 > list[b].2 {
+            b = j;
+        }
+    }
+    list.swap(i, b);
+    list[i]
 }
 
 /// Principal variation from the table, starting at a board whose best move is known.
@@ -475,11 +499,21 @@ pub(crate) fn iterate<E: Evaluator>(
         let score = if let (Some(pv), true) = (prev, aspirate) {
             aspiration(worker, &mut moves, Depth::Plies(d), pv)
         } else {
-            worker.root(&mut moves, Depth::Plies(d), -INF, INF, multipv, |_| {})
+            worker.root(&mut moves, Depth::Plies(d), -INF, INF, multipv)
         };
         let Some(score) = score else {
+            // Out of time: keep the last finished iteration, but if the unfinished one has
+            // already proved another move better than its first, play that one.
+            let improved = worker.improved.take();
             return done.map(|mut o| {
                 o.complete = false;
+                if let Some(m) = improved {
+                    if let Some(pos) = o.moves.iter().position(|x| x.sq == m.sq) {
+                        let mut x = o.moves.remove(pos);
+                        x.score = x.score.max(o.moves.first().map_or(x.score, |f| f.score));
+                        o.moves.insert(0, x);
+                    }
+                }
                 o
             });
         };
@@ -505,7 +539,7 @@ pub(crate) fn iterate<E: Evaluator>(
             Mode::Wld => (-1, 1),
             _ => (-64, 64),
         };
-        let score = worker.root(&mut moves, Depth::End, lo, hi, multipv, |_| {});
+        let score = worker.root(&mut moves, Depth::End, lo, hi, multipv);
         if score.is_none() {
             return done.map(|mut o| {
                 o.complete = false;
@@ -534,7 +568,7 @@ fn aspiration<E: Evaluator>(
     let mut delta = SCALE / 2;
     let (mut lo, mut hi) = (guess - delta, guess + delta);
     loop {
-        let s = worker.root(moves, depth, lo, hi, 1, |_| {})?;
+        let s = worker.root(moves, depth, lo, hi, 1)?;
         if s <= lo && lo > -INF {
             lo = (s - delta).max(-INF);
         } else if s >= hi && hi < INF {

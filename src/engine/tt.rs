@@ -267,6 +267,10 @@ impl TranspositionTable {
                 // the old one is not; keep a known best move if the new result has none.
                 let best = best.or(old.and_then(|e| e.best));
                 if let Some(e) = old {
+                    // A proven endgame bound is worth more than any evaluation.
+                    if e.kind == Kind::Endgame && kind == Kind::Midgame {
+                        return;
+                    }
                     if e.age == age
                         && e.kind == kind
                         && e.depth > depth
