@@ -133,3 +133,42 @@ fn solve_names_the_file_and_line_of_a_bad_record() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.obf:2"), "{err}");
 }
+
+#[test]
+fn analyze_probes_the_book_before_searching() {
+    let out = Command::cargo_bin("othbook")
+        .unwrap()
+        .args(["analyze", "f5", "--depth", "4"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let book_at = text.find("book: ").expect("book statistics shown");
+    let search_at = text.find("depth    score").expect("search header");
+    assert!(book_at < search_at, "{text}");
+    assert!(text.contains("d6") && text.contains("games"), "{text}");
+
+    let out = Command::cargo_bin("othbook")
+        .unwrap()
+        .args(["analyze", "f5", "--depth", "4", "--no-book"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("book:"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.book");
+    std::fs::write(&bad, b"not a book at all").unwrap();
+    let out = Command::cargo_bin("othbook")
+        .unwrap()
+        .args([
+            "analyze",
+            "f5",
+            "--depth",
+            "2",
+            "--book",
+            bad.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,17 +1,64 @@
 //! `othbook analyze`: iterative-deepening analysis of a position, one line per iteration.
 //!
-//! The book probe belongs before the search output (see `run`); it is not wired yet.
+//! The opening book is probed first: its statistics for the position and its moves are shown
+//! before the search, and the best move's book record after it.
 
-use super::common::{bad, check_hash, position_from_args, threads_arg};
+use super::common::{bad, check_hash, open_book, position_from_args, threads_arg};
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
     Algorithm, Engine, EngineError, EngineOptions, Iteration, Limits, Mode, ScoreKind, MAX_DEPTH,
     SCALE,
 };
+use othbook::play::book_choice::BookSetting;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// Prints what the book knows of `pos` (position and up to 8 moves); returns its moves.
+fn print_book(
+    out: &mut impl Write,
+    book: &othbook::book::Book,
+    pos: &othbook::board::Position,
+) -> Result<Vec<(Move, othbook::book::MoveStats)>> {
+    let Some(stats) = book.probe(&pos.board) else {
+        writeln!(out, "book: position not in the book")?;
+        return Ok(Vec::new());
+    };
+    let c = stats.for_side(pos.side);
+    let pct = |x: u32| 100.0 * f64::from(x) / stats.known().max(1) as f64;
+    writeln!(
+        out,
+        "book: {} games, black {:.0}% draw {:.0}% white {:.0}%, average {} (black - white)",
+        stats.games(),
+        pct(c.black_wins),
+        pct(c.draws),
+        pct(c.white_wins),
+        c.average_diff()
+            .map_or("-".to_string(), |d| format!("{d:+.1}"))
+    )?;
+    let moves = book.moves(&pos.board);
+    let total: u64 = moves.iter().map(|m| m.1.games()).sum();
+    writeln!(
+        out,
+        "{:>6} {:>7} {:>6} {:>7} {:>8}",
+        "move", "games", "share", "points", "avg"
+    )?;
+    for (mv, st) in moves.iter().take(8) {
+        writeln!(
+            out,
+            "{:>6} {:>7} {:>5.1}% {:>7} {:>8}",
+            mv.to_string(),
+            st.games(),
+            100.0 * st.games() as f64 / total.max(1) as f64,
+            st.score()
+                .map_or("-".to_string(), |x| format!("{:.0}%", 100.0 * x)),
+            st.average_diff()
+                .map_or("-".to_string(), |d| format!("{d:+.1}"))
+        )?;
+    }
+    Ok(moves)
+}
 
 /// Arguments of `othbook analyze`.
 #[derive(clap::Args, Debug)]
@@ -52,7 +99,7 @@ pub struct Args {
     /// Search algorithm: minimax, alphabeta or pvs (the first two for comparison only).
     #[arg(long, default_value = "pvs")]
     algo: String,
-    /// Opening book to probe before searching (probing is not wired yet).
+    /// Opening book to probe before searching (default: books/wthor.book when present).
     #[arg(long, conflicts_with = "no_book")]
     book: Option<PathBuf>,
     /// Do not probe the opening book.
@@ -115,16 +162,21 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         multipv: args.multipv,
     };
 
-    // The book probe (when wired) prints here, before the search output; `--no-book` skips it.
-    let _book_requested = !args.no_book;
+    // The book is opened before the search so that a bad --book file fails fast.
+    let book = if args.no_book {
+        None
+    } else if args.book.is_some() {
+        Some(std::sync::Arc::new(open_book(args.book.as_deref())?))
+    } else {
+        BookSetting::Default.open()?
+    };
 
-    write!(out, "{}", pos.diagram())?;
-    writeln!(
-        out,
-        "{} to move, {} empties",
-        pos.side,
-        pos.board.empty_count()
-    )?;
+    writeln!(out, "{}", pos.diagram())?;
+    writeln!(out, "{} empties", pos.board.empty_count())?;
+    let book_moves = match &book {
+        Some(b) => print_book(out, b, &pos)?,
+        None => Vec::new(),
+    };
     if pos.board.must_pass() {
         writeln!(
             out,
@@ -165,6 +217,22 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         ScoreKind::Exact => "exact".to_string(),
         ScoreKind::Wld => "win/draw/loss".to_string(),
     };
+    if let Some((_, st)) = book_moves.iter().find(|(m, _)| *m == a.best_move) {
+        writeln!(
+            out,
+            "book on {}: {} games, {} points for the mover",
+            a.best_move,
+            st.games(),
+            st.score()
+                .map_or("-".to_string(), |x| format!("{:.0}%", 100.0 * x))
+        )?;
+    } else if book.is_some() && !book_moves.is_empty() {
+        writeln!(
+            out,
+            "book: {} was not played in the book's games",
+            a.best_move
+        )?;
+    }
     writeln!(
         out,
         "best: {} {} ({what}{}), {} nodes in {:.3} s ({:.2} M nodes/s, {threads} thread{})",
