@@ -134,3 +134,48 @@ fn round_robin_table_and_csv() {
     // 3 pairs x 2 limits x 2 games + header
     assert_eq!(rows.lines().count(), 13, "{rows}");
 }
+
+#[test]
+fn saved_games_feed_back_into_build() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["gam", "ggf"] {
+        let saved = dir.path().join(format!("games.{ext}"));
+        run_ok(&[
+            "match",
+            "--black",
+            "random:seed=3",
+            "--white",
+            "simple",
+            "--games",
+            "4",
+            "--swap",
+            "--save",
+            saved.to_str().unwrap(),
+        ]);
+        let book = dir.path().join(format!("{ext}.book"));
+        run_ok(&[
+            "build",
+            saved.to_str().unwrap(),
+            "-o",
+            book.to_str().unwrap(),
+            "--plies",
+            "10",
+        ]);
+        let explore = run_ok(&[
+            "explore",
+            "--book",
+            book.to_str().unwrap(),
+            "--format",
+            "tsv",
+        ]);
+        assert!(
+            explore.lines().any(|l| l.starts_with("all\t4\t")),
+            "{explore}"
+        );
+        let stats = run_ok(&["games", "stats", saved.to_str().unwrap(), "--format", "tsv"]);
+        assert!(
+            stats.lines().any(|l| l == "total\tgames\tcomplete\t4"),
+            "{stats}"
+        );
+    }
+}

@@ -55,6 +55,9 @@ pub struct Args {
     /// Write one CSV line per game to this file.
     #[arg(long)]
     csv: Option<PathBuf>,
+    /// Save the games for `othbook build`: .gam, .ggf, .pgn or .txt (move strings), by extension.
+    #[arg(long)]
+    save: Option<PathBuf>,
 }
 
 fn after_help() -> String {
@@ -184,6 +187,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     let a = spec(args.black.as_deref().unwrap_or_default())?;
     let b = spec(args.white.as_deref().unwrap_or_default())?;
+    let save_format = match &args.save {
+        Some(p) => Some(save_format(p)?),
+        None => None,
+    };
     let cfg = MatchConfig {
         a,
         b,
@@ -201,7 +208,29 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 .with_context(|| format!("cannot write {}", p.display()))?;
         }
     }
+    if let (Some(path), Some(format)) = (&args.save, save_format) {
+        let recs =
+            othbook::play::arena::records(&games, &cfg.a.to_string(), &cfg.b.to_string(), "match");
+        othbook::transcript::write::write_file(&recs, format, path)
+            .with_context(|| format!("cannot save the games to {}", path.display()))?;
+    }
     report(out, &cfg, &games)
+}
+
+fn save_format(path: &std::path::Path) -> Result<othbook::transcript::Format> {
+    use othbook::transcript::Format;
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    match name.rsplit('.').next() {
+        Some("gam") => Ok(Format::Gam),
+        Some("ggf") => Ok(Format::Ggf),
+        Some("pgn") => Ok(Format::Pgn),
+        Some("txt") => Ok(Format::Moves),
+        _ => Err(bad(format!(
+            "--save {}: use a .gam, .ggf, .pgn or .txt file name",
+            path.display()
+        ))),
+    }
 }
 
 fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Result<()> {

@@ -373,6 +373,44 @@ pub fn elo_interval(games: &[MatchGame]) -> (f64, f64, f64) {
     (elo(p), elo(center - half), elo(center + half))
 }
 
+/// The games as transcript records (for `.gam`/GGF/PGN output that `othbook build` reads
+/// back). Games lost on time or by forfeit carry no result: their board says nothing of it.
+#[must_use]
+pub fn records(
+    games: &[MatchGame],
+    a: &str,
+    b: &str,
+    file: &str,
+) -> Vec<crate::transcript::GameRecord> {
+    use crate::transcript::{GameRecord, GameResult, Location, SourceRef};
+    let file: std::sync::Arc<str> = std::sync::Arc::from(file);
+    games
+        .iter()
+        .map(|g| {
+            let (black, white) = if g.a_black { (a, b) } else { (b, a) };
+            let result = g.outcome.disc_diff().map(|d| GameResult {
+                disc_diff: d,
+                raw: format!("{d:+}"),
+            });
+            GameRecord {
+                start: Position::START,
+                moves: g.outcome.moves.clone(),
+                result,
+                black: Some(black.to_string()),
+                white: Some(white.to_string()),
+                event: Some("othbook match".to_string()),
+                date: None,
+                year: None,
+                source: SourceRef {
+                    file: file.clone(),
+                    location: Location::Record(g.index as u64 + 1),
+                },
+                complete: g.outcome.end.board.is_game_over(),
+            }
+        })
+        .collect()
+}
+
 /// One CSV line per game (header from [`CSV_HEADER`]).
 #[must_use]
 pub fn csv_row(g: &MatchGame, a: &str, b: &str) -> String {

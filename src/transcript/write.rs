@@ -35,7 +35,13 @@ pub enum WriteError {
 }
 
 /// Formats that have a writer.
-pub const WRITABLE: [Format; 4] = [Format::Gam, Format::Moves, Format::Pgn, Format::Wthor];
+pub const WRITABLE: [Format; 5] = [
+    Format::Gam,
+    Format::Moves,
+    Format::Pgn,
+    Format::Ggf,
+    Format::Wthor,
+];
 
 /// Writes `games` to `path` in format `to` (WTHOR also writes `WTHOR.JOU`/`WTHOR.TRN` beside
 /// it; text formats are gzip-compressed when `path` ends in `.gz`).
@@ -85,7 +91,7 @@ pub fn write_file(
     }
 }
 
-/// Writes `games` as text (gam, moves or pgn) to `out`.
+/// Writes `games` as text (gam, moves, pgn or ggf) to `out`.
 pub fn write_text(
     games: &[GameRecord],
     to: Format,
@@ -103,6 +109,7 @@ pub fn write_text(
             Format::Gam => gam_line(g, &mut line),
             Format::Moves => moves_line(g, &mut line),
             Format::Pgn => pgn_game(g, &mut line),
+            Format::Ggf => ggf_game(g, &mut line),
             other => return Err(WriteError::Unsupported(other)),
         };
         match ok {
@@ -176,6 +183,59 @@ fn gam_line(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
         }
     }
     s.push('\n');
+    Ok(())
+}
+
+/// Text of a GGF property value: `]` and `\\` cannot appear inside one.
+fn ggf_value(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, ']' | '\\' | '\n' | '\r'))
+        .collect()
+}
+
+/// One GGF game on one line: `(;GM[Othello]...BO[8 <board> <side>]B[d3]W[c5]...;)`. Set-up
+/// positions are kept (`BO`), passes written as `PA`, the result as black minus white.
+fn ggf_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
+    s.push_str("(;GM[Othello]PC[othbook]");
+    if let Some(d) = &g.date {
+        let _ = write!(s, "DT[{}]", ggf_value(d));
+    }
+    let _ = write!(s, "PB[{}]", ggf_value(g.black.as_deref().unwrap_or("?")));
+    let _ = write!(s, "PW[{}]", ggf_value(g.white.as_deref().unwrap_or("?")));
+    if let Some(e) = &g.event {
+        let _ = write!(s, "EV[{}]", ggf_value(e));
+    }
+    match &g.result {
+        Some(r) => {
+            let _ = write!(s, "RE[{:+}.000]", r.disc_diff);
+        }
+        None => s.push_str("RE[?]"),
+    }
+    s.push_str("TY[8]BO[8 ");
+    for sq in crate::board::Square::ALL {
+        s.push(match g.start.at(sq) {
+            Some(Color::Black) => '*',
+            Some(Color::White) => 'O',
+            None => '-',
+        });
+    }
+    s.push_str(if g.start.side == Color::Black {
+        " *]"
+    } else {
+        " O]"
+    });
+    for (c, m) in coloured(g) {
+        let who = if c == Color::Black { 'B' } else { 'W' };
+        match m {
+            Move::Play(sq) => {
+                let _ = write!(s, "{who}[{}]", sq.to_string().to_uppercase());
+            }
+            Move::Pass => {
+                let _ = write!(s, "{who}[PA]");
+            }
+        }
+    }
+    s.push_str(";)\n");
     Ok(())
 }
 
