@@ -1,6 +1,6 @@
 //! `othbook games`: read game collections (stats) and convert them between formats.
 
-use super::common::bad;
+use super::common::{bad, json_str};
 use anyhow::{Context, Result};
 use othbook::board::Move;
 use othbook::transcript::write::{write_file, write_text, WriteReport};
@@ -303,22 +303,6 @@ fn tsv(all: &[(&str, &Stats)]) -> String {
     s
 }
 
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 fn json_map<K: ToString>(m: &BTreeMap<K, u64>) -> String {
     let items: Vec<String> = m
