@@ -151,9 +151,9 @@ fn bad_arguments_exit_2() {
             "convert",
             &fix("games.ggf"),
             "--to",
-            "ggf",
+            "csv",
             "-o",
-            "x.ggf",
+            "x.csv",
         ])
         .assert()
         .code(2);
