@@ -23,7 +23,7 @@ enum Sub {
     /// skipped games by reason.
     /// Example: othbook games stats ../shared/data/wthor/*.wtb --format json
     Stats(StatsArgs),
-    /// Convert games to gam, moves, pgn or wtb (WTHOR, with WTHOR.JOU/.TRN beside it).
+    /// Convert games to gam, moves, pgn, ggf or wtb (WTHOR, with WTHOR.JOU/.TRN beside it).
     /// Example: othbook games convert logbook.gam.gz --to pgn -o logbook.pgn
     Convert(ConvertArgs),
 }
@@ -70,7 +70,7 @@ othbook games convert games.ggf --to moves -o -   (text formats: - is stdout; .g
 struct ConvertArgs {
     #[command(flatten)]
     input: Input,
-    /// Output format: gam, moves, pgn or wtb.
+    /// Output format: gam, moves, pgn, ggf or wtb.
     #[arg(long)]
     to: Format,
     /// Output file (`-` for stdout, text formats only).
@@ -113,7 +113,7 @@ fn unreadable(summary: &IngestSummary) -> Result<()> {
 
 fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
     if !othbook::transcript::write::WRITABLE.contains(&a.to) {
-        return Err(bad(format!("--to {}: use gam, moves, pgn or wtb", a.to)));
+        return Err(bad(format!("--to {}: use gam, moves, pgn, ggf or wtb", a.to)));
     }
     let to_stdout = a.output.as_os_str() == "-";
     if to_stdout && a.to == Format::Wthor {
