@@ -179,3 +179,21 @@ fn saved_games_feed_back_into_build() {
         );
     }
 }
+
+/// Regression: the round robin gave its per-move limit to `better`, which takes no time
+/// option, and aborted.
+#[test]
+fn round_robin_with_players_that_take_no_time_limit() {
+    let text = run_ok(&[
+        "match",
+        "--round-robin",
+        "random:seed=2",
+        "better",
+        "simple",
+        "--limits",
+        "0.01",
+        "--games",
+        "2",
+    ]);
+    assert!(text.contains("better"), "{text}");
+}

@@ -113,7 +113,10 @@ fn unreadable(summary: &IngestSummary) -> Result<()> {
 
 fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
     if !othbook::transcript::write::WRITABLE.contains(&a.to) {
-        return Err(bad(format!("--to {}: use gam, moves, pgn, ggf or wtb", a.to)));
+        return Err(bad(format!(
+            "--to {}: use gam, moves, pgn, ggf or wtb",
+            a.to
+        )));
     }
     let to_stdout = a.output.as_os_str() == "-";
     if to_stdout && a.to == Format::Wthor {
@@ -302,7 +305,6 @@ fn tsv(all: &[(&str, &Stats)]) -> String {
     }
     s
 }
-
 
 fn json_map<K: ToString>(m: &BTreeMap<K, u64>) -> String {
     let items: Vec<String> = m

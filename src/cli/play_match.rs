@@ -130,7 +130,7 @@ fn with_time(s: &PlayerSpec, secs: f64) -> PlayerSpec {
     let mut s = s.clone();
     if matches!(
         s.kind.as_str(),
-        "minimax" | "alphabeta" | "expectimax" | "mcts" | "engine" | "better"
+        "minimax" | "alphabeta" | "expectimax" | "mcts" | "engine"
     ) {
         s.options.remove("depth");
         s.options.insert("time".into(), secs.to_string());
