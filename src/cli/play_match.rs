@@ -328,6 +328,12 @@ fn round_robin(
         return Err(bad("--limits must be seconds between 0.001 and 600"));
     }
     // points[player][limit], games[player][limit]
+    // Check every player at every limit before the first game, not halfway through.
+    for &limit in &args.limits {
+        for s in &specs {
+            with_time(s, limit).validate().map_err(|e| bad(e.to_string()))?;
+        }
+    }
     let n = specs.len();
     let mut points = vec![vec![0.0f64; args.limits.len()]; n];
     let mut played = vec![vec![0u32; args.limits.len()]; n];
