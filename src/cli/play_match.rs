@@ -331,7 +331,9 @@ fn round_robin(
     // Check every player at every limit before the first game, not halfway through.
     for &limit in &args.limits {
         for s in &specs {
-            with_time(s, limit).validate().map_err(|e| bad(e.to_string()))?;
+            with_time(s, limit)
+                .validate()
+                .map_err(|e| bad(e.to_string()))?;
         }
     }
     let n = specs.len();
