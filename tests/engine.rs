@@ -120,11 +120,13 @@ fn exact_scores_do_not_depend_on_thread_count() {
 #[test]
 fn exact_solve_matches_minimax_to_the_end() {
     // Minimax with depth >= empties sees every line to the end of the game.
-    for b in positions(0x1357_9BDF_2468_ACE0, 10, 5)
+    // 1-9 empties: every small-empties path of the solver (last 1-3, shallow, full).
+    let boards: Vec<Board> = positions(0x1357_9BDF_2468_ACE0, 10, 5)
         .into_iter()
-        .filter(|b| (7..=9).contains(&b.empty_count()))
-        .take(12)
-    {
+        .filter(|b| (1..=9).contains(&b.empty_count()))
+        .collect();
+    assert!(boards.len() >= 15, "{}", boards.len());
+    for b in boards {
         let depth = b.empty_count();
         let mm = engine(Algorithm::Minimax, 1)
             .analyze(&b, &Limits::depth(depth))

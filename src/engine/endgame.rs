@@ -12,13 +12,13 @@ use crate::board::Square;
 /// Below this many empties the table costs more than it saves.
 const TT_MIN_EMPTIES: u32 = 9;
 /// From this many empties on, moves are ordered with the evaluation as well as mobility.
-const EVAL_ORDER_EMPTIES: u32 = 15;
+const EVAL_ORDER_EMPTIES: u32 = 13;
 /// From this many empties on, moves are ordered by a shallow search.
 const SEARCH_ORDER_EMPTIES: u32 = 18;
 /// From this many empties on, children are looked up in the table before any is searched.
 const ETC_MIN_EMPTIES: u32 = 14;
 /// At and below this many empties, moves are tried in parity order without sorting.
-const SMALL_EMPTIES: u32 = 5;
+const SMALL_EMPTIES: u32 = 6;
 
 /// Stability cutoffs are only tried when alpha is at least this high (by empties): below
 /// it, the bound they give can never be low enough to cut.
@@ -65,6 +65,46 @@ pub(crate) fn final_score(p: u64, o: u64) -> i32 {
     }
 }
 
+/// Union of the quadrants whose bit is set in the index (a parity set).
+const PARITY_MASK: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if i >> q & 1 == 1 {
+                t[i] |= QUADRANT_MASK[q];
+            }
+            q += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The squares around each square: a move there can flip only if one holds an opponent disc.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 #[inline]
 fn parity_of(empty: u64) -> u8 {
     let mut par = 0;
@@ -80,22 +120,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let empty = !(p | o);
         let n_empty = empty.count_ones();
         if n_empty <= SMALL_EMPTIES {
-            let mut list = [0u8; 8];
-            let mut n = 0;
-            let par = parity_of(empty);
-            // Odd quadrants first, so that the list order is already the parity order.
-            for odd_pass in [true, false] {
-                let mut e = empty;
-                while e != 0 {
-                    let sq = e.trailing_zeros() as u8;
-                    e &= e - 1;
-                    if (par >> quadrant(sq) & 1 == 1) == odd_pass {
-                        list[n] = sq;
-                        n += 1;
-                    }
-                }
-            }
-            return self.solve_small(p, o, alpha, beta, &list[..n]);
+            return self.solve_few(p, o, alpha, beta, empty);
         }
         self.nodes += 1;
         self.poll();
@@ -144,6 +169,10 @@ impl<E: Evaluator> Worker<'_, E> {
             let f = flips(p, o, sq);
             let np = o & !f;
             let no = p | f | 1 << sq;
+            if n_empty > TT_MIN_EMPTIES && n_empty < ETC_MIN_EMPTIES {
+                // The child will probe its bucket: start the likely cache miss now.
+                self.tt.prefetch(np, no);
+            }
             if n_empty >= ETC_MIN_EMPTIES {
                 // Enhanced transposition cutoff: a child already proven bad enough for the
                 // opponent settles this node without searching anything.
@@ -232,31 +261,95 @@ impl<E: Evaluator> Worker<'_, E> {
         best
     }
 
-    /// The last few empties (`sqs`, in parity order): no table, no sorting.
-    fn solve_small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, sqs: &[u8]) -> i32 {
-        match sqs.len() {
-            0 => return final_score(p, o),
-            1 => return self.last1(p, o, sqs[0]),
-            2 => return self.last2(p, o, alpha, beta, sqs[0], sqs[1]),
-            _ => {}
+    /// Dispatch for few empties: no table, no sorting, parity order.
+    #[inline]
+    fn solve_few(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empty: u64) -> i32 {
+        let par = parity_of(empty);
+        match empty.count_ones() {
+            0 => final_score(p, o),
+            1 => self.last1(p, o, empty.trailing_zeros() as u8),
+            2 => {
+                let x1 = empty.trailing_zeros() as u8;
+                let x2 = (63 - empty.leading_zeros()) as u8;
+                self.last2(p, o, alpha, beta, x1, x2)
+            }
+            3 => self.last3(p, o, alpha, beta, empty, par),
+            _ => self.shallow(p, o, alpha, beta, empty, par),
         }
+    }
+
+    /// Four to [`SMALL_EMPTIES`] empties: plain fail-soft alpha-beta, moves in odd quadrants
+    /// first. `par` has bit q set when quadrant q holds an odd number of empties; it is kept
+    /// up to date move by move instead of being recounted.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, par: u8) -> i32 {
         self.nodes += 1;
+        let odd = PARITY_MASK[par as usize];
+        let four = empty.count_ones() == 4;
         let mut best = -INF;
-        for (i, &sq) in sqs.iter().enumerate() {
+        for set in [empty & odd, empty & !odd] {
+            let mut e = set;
+            while e != 0 {
+                let sq = e.trailing_zeros() as u8;
+                e &= e - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let (np, no) = (o & !f, p | f | 1 << sq);
+                let (ne, npar) = (empty & !(1 << sq), par ^ 1 << quadrant(sq));
+                let s = if four {
+                    -self.last3(np, no, -beta, -alpha, ne, npar)
+                } else {
+                    -self.shallow(np, no, -beta, -alpha, ne, npar)
+                };
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INF {
+            if moves(o, p) & empty != 0 {
+                return -self.shallow(o, p, -beta, -alpha, empty, par);
+            }
+            return final_score(p, o);
+        }
+        best
+    }
+
+    /// Three empties, tried in parity order (the square alone in its quadrant first).
+    fn last3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, par: u8) -> i32 {
+        self.nodes += 1;
+        let odd = PARITY_MASK[par as usize];
+        let mut sqs = [0u8; 3];
+        let mut n = 0;
+        for set in [empty & odd, empty & !odd] {
+            let mut e = set;
+            while e != 0 {
+                sqs[n] = e.trailing_zeros() as u8;
+                n += 1;
+                e &= e - 1;
+            }
+        }
+        let [x1, x2, x3] = sqs;
+        let mut best = -INF;
+        for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            if NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
             let f = flips(p, o, sq);
             if f == 0 {
                 continue;
             }
-            let mut rest = [0u8; 8];
-            rest[..i].copy_from_slice(&sqs[..i]);
-            rest[i..sqs.len() - 1].copy_from_slice(&sqs[i + 1..]);
-            let s = -self.solve_small(
-                o & !f,
-                p | f | 1 << sq,
-                -beta,
-                -alpha,
-                &rest[..sqs.len() - 1],
-            );
+            let s = -self.last2(o & !f, p | f | 1 << sq, -beta, -alpha, a, b);
             if s > best {
                 best = s;
                 if s > alpha {
@@ -268,8 +361,8 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         if best == -INF {
-            if sqs.iter().any(|&sq| flips(o, p, sq) != 0) {
-                return -self.solve_small(o, p, -beta, -alpha, sqs);
+            if moves(o, p) & empty != 0 {
+                return -self.last3(o, p, -beta, -alpha, empty, par);
             }
             return final_score(p, o);
         }
@@ -280,14 +373,22 @@ impl<E: Evaluator> Worker<'_, E> {
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u8, x2: u8) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = flips(p, o, x1);
+        let f = if NEIGHBOURS[x1 as usize] & o != 0 {
+            flips(p, o, x1)
+        } else {
+            0
+        };
         if f != 0 {
             best = -self.last1(o & !f, p | f | 1 << x1, x2);
             if best >= beta {
                 return best;
             }
         }
-        let f = flips(p, o, x2);
+        let f = if NEIGHBOURS[x2 as usize] & o != 0 {
+            flips(p, o, x2)
+        } else {
+            0
+        };
         if f != 0 {
             let s = -self.last1(o & !f, p | f | 1 << x2, x1);
             if s > best {

@@ -539,7 +539,14 @@ pub(crate) fn iterate<E: Evaluator>(
             Mode::Wld => (-1, 1),
             _ => (-64, 64),
         };
-        let score = worker.root(&mut moves, Depth::End, lo, hi, multipv);
+        let score = match prev {
+            // A midgame estimate centres a narrow window: most of the tree is then searched
+            // with windows that cut far more than the full -64..64 one.
+            Some(guess) if multipv == 1 && mode != Mode::Wld => {
+                end_aspiration(worker, &mut moves, guess)
+            }
+            _ => worker.root(&mut moves, Depth::End, lo, hi, multipv),
+        };
         if score.is_none() {
             return done.map(|mut o| {
                 o.complete = false;
@@ -581,6 +588,32 @@ fn aspiration<E: Evaluator>(
             lo = -INF;
             hi = INF;
         }
+    }
+}
+
+/// Exact root search in a window around a midgame estimate (`guess`, SCALE units), moved
+/// and widened after each failure using the fail-soft bound it returned.
+fn end_aspiration<E: Evaluator>(
+    worker: &mut Worker<'_, E>,
+    moves: &mut [RootMove],
+    guess: i32,
+) -> Option<i32> {
+    // Final scores are even, so (g-3, g+3) holds g-2, g and g+2.
+    let g = (2 * (guess as f64 / f64::from(2 * SCALE)).round() as i32).clamp(-64, 64);
+    let (mut lo, mut hi) = ((g - 7).max(-65), (g + 7).min(65));
+    let mut delta = 4;
+    loop {
+        let s = worker.root(moves, Depth::End, lo, hi, 1)?;
+        if s <= lo && lo > -65 {
+            hi = s + 1;
+            lo = (s - delta).max(-65);
+        } else if s >= hi && hi < 65 {
+            lo = s - 1;
+            hi = (s + delta).min(65);
+        } else {
+            return Some(s);
+        }
+        delta *= 2;
     }
 }
 
