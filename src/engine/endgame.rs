@@ -2,7 +2,7 @@
 //! with the shared transposition table near the root, fastest-first and parity ordering,
 //! stability cutoffs, and hand-unrolled code for the last few empty squares.
 
-use super::search::{pick_best, Worker};
+use super::search::{busy_key, pick_best, Worker};
 use super::stability::stable_discs;
 use super::tt::{Bound, Kind};
 use super::{Evaluator, INF};
@@ -15,8 +15,28 @@ const TT_MIN_EMPTIES: u32 = 9;
 const EVAL_ORDER_EMPTIES: u32 = 13;
 /// From this many empties on, moves are ordered by a shallow search.
 const SEARCH_ORDER_EMPTIES: u32 = 18;
+/// Depth of the ordering search by empties (from [`SEARCH_ORDER_EMPTIES`] on).
+const ORDER_DEPTH: [u32; 65] = {
+    let mut t = [0u32; 65];
+    let mut n = 0;
+    while n < 65 {
+        t[n] = if n >= 26 {
+            4
+        } else if n >= 23 {
+            3
+        } else if n >= 20 {
+            2
+        } else {
+            1
+        };
+        n += 1;
+    }
+    t
+};
 /// From this many empties on, children are looked up in the table before any is searched.
 const ETC_MIN_EMPTIES: u32 = 14;
+/// From this many empties on, threads avoid searching the same subtree at the same time.
+const SHARE_MIN_EMPTIES: u32 = 12;
 /// At and below this many empties, moves are tried in parity order without sorting.
 const SMALL_EMPTIES: u32 = 6;
 
@@ -193,7 +213,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 if n_empty >= SEARCH_ORDER_EMPTIES {
                     // Far from the end a shallow search predicts the best move far better
                     // than mobility alone, and its cost is small next to the subtree.
-                    let d = if n_empty >= 22 { 2 } else { 1 };
+                    let d = ORDER_DEPTH[n_empty as usize];
                     k = k / 4 - self.pvs(np, no, d, -INF, INF);
                 } else if n_empty >= EVAL_ORDER_EMPTIES {
                     k -= self.eval.eval(np, no) / 2;
@@ -212,19 +232,42 @@ impl<E: Evaluator> Worker<'_, E> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = list[0].0;
-        for i in 0..n {
-            let (sq, f, _) = pick_best(list, i);
+        // With several threads, a later move that another thread is searching right now is
+        // put off to the end (simplified ABDADA): by then its result is likely in the table,
+        // and this thread spends the time on a subtree nobody else is in.
+        let share = self.parallel && n_empty >= SHARE_MIN_EMPTIES;
+        let mut deferred = [0u8; 32];
+        let mut n_deferred = 0;
+        for i in 0..n + 32 {
+            let (sq, f) = if i < n {
+                let (sq, f, _) = pick_best(list, i);
+                (sq, f)
+            } else if i - n < n_deferred {
+                let (sq, f, _) = list[deferred[i - n] as usize];
+                (sq, f)
+            } else {
+                break;
+            };
             let np = o & !f;
             let no = p | f | 1 << sq;
             let score = if i == 0 {
                 -self.solve(np, no, -beta, -alpha)
             } else {
-                let s = -self.solve(np, no, -alpha - 1, -alpha);
-                if s > alpha && s < beta && !self.aborted {
-                    -self.solve(np, no, -beta, -alpha)
-                } else {
-                    s
+                let key = if share { busy_key(np, no) } else { 0 };
+                if share && i < n && self.busy.is_busy(key) {
+                    deferred[n_deferred] = i as u8;
+                    n_deferred += 1;
+                    continue;
                 }
+                let marked = share && self.busy.enter(key);
+                let mut s = -self.solve(np, no, -alpha - 1, -alpha);
+                if marked {
+                    self.busy.leave(key);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.solve(np, no, -beta, -alpha);
+                }
+                s
             };
             if self.aborted {
                 return 0;

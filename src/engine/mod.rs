@@ -19,7 +19,7 @@ pub use eval::{Evaluator, HandEval, Weights};
 pub use tt::TranspositionTable;
 
 use crate::board::{Board, Move};
-use search::{iterate, pv_from_tt, Outcome, RootMove, Shared, Worker};
+use search::{iterate, pv_from_tt, Busy, Outcome, RootMove, Shared, Worker};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -249,6 +249,7 @@ pub enum EngineError {
 pub struct Engine<E: Evaluator = HandEval> {
     options: EngineOptions,
     tt: TranspositionTable,
+    busy: Busy,
     eval: E,
 }
 
@@ -270,6 +271,7 @@ impl<E: Evaluator> Engine<E> {
                 ..options
             },
             tt: TranspositionTable::new(options.hash_mb),
+            busy: Busy::new(),
             eval,
         }
     }
@@ -328,6 +330,8 @@ impl<E: Evaluator> Engine<E> {
         let shared = Shared {
             eval: &self.eval,
             tt: &self.tt,
+            busy: &self.busy,
+            parallel: self.options.threads > 1,
             stop: AtomicBool::new(false),
             deadline: limits.time.map(|t| start + t),
             nodes: AtomicU64::new(0),
@@ -539,6 +543,8 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
     let shared = Shared {
         eval: &engine.eval,
         tt: &engine.tt,
+        busy: &engine.busy,
+        parallel: false,
         stop: AtomicBool::new(false),
         deadline: None,
         nodes: AtomicU64::new(0),

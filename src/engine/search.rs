@@ -14,10 +14,62 @@ const POLL_INTERVAL: u64 = 2048;
 /// Shallower nodes are cheaper to search again than to look up (a likely cache miss).
 const TT_MIN_DEPTH: u32 = 3;
 
+/// Positions some thread is searching right now (a small lossy hash set): a thread that finds
+/// a sibling's subtree taken searches its other moves first. Lossy both ways is fine: a missed
+/// mark only costs duplicated work, a stale one only a later visit.
+pub(crate) struct Busy {
+    slots: Box<[AtomicU64]>,
+}
+
+const BUSY_SLOTS: usize = 1 << 14;
+
+impl Busy {
+    pub fn new() -> Busy {
+        Busy {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[key as usize & (BUSY_SLOTS - 1)]
+    }
+
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` busy unless its slot is taken; true when this call marked it.
+    #[inline]
+    pub fn enter(&self, key: u64) -> bool {
+        self.slot(key)
+            .compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// Non-zero key of a position for [`Busy`].
+#[inline]
+pub(crate) fn busy_key(p: u64, o: u64) -> u64 {
+    Board::from_bits(p, o).hash64() | 1
+}
+
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a, E> {
     pub eval: &'a E,
     pub tt: &'a TranspositionTable,
+    /// Subtrees under way (only used with several threads).
+    pub busy: &'a Busy,
+    /// More than one thread searches.
+    pub parallel: bool,
     pub stop: AtomicBool,
     pub deadline: Option<Instant>,
     /// Nodes published by all threads so far.
@@ -29,6 +81,8 @@ pub(crate) struct Shared<'a, E> {
 pub(crate) struct Worker<'a, E> {
     pub eval: &'a E,
     pub tt: &'a TranspositionTable,
+    pub busy: &'a Busy,
+    pub parallel: bool,
     shared: &'a Shared<'a, E>,
     pub nodes: u64,
     published: u64,
@@ -65,6 +119,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         Worker {
             eval: shared.eval,
             tt: shared.tt,
+            busy: shared.busy,
+            parallel: shared.parallel,
             shared,
             nodes: 0,
             published: 0,
