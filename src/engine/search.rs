@@ -702,3 +702,26 @@ pub(crate) fn iteration_of<E: Evaluator>(
         elapsed: worker.shared.start.elapsed(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_marks_are_taken_and_released_by_their_owner_only() {
+        let busy = Busy::new();
+        let a = busy_key(1, 2);
+        // Same slot, another position.
+        let b = a + BUSY_SLOTS as u64 * 2;
+        assert!(!busy.is_busy(a));
+        assert!(busy.enter(a));
+        assert!(busy.is_busy(a));
+        assert!(!busy.is_busy(b), "a slot answers only for its own key");
+        assert!(!busy.enter(b), "a taken slot is not overwritten");
+        busy.leave(b);
+        assert!(busy.is_busy(a), "leaving another key keeps the mark");
+        busy.leave(a);
+        assert!(!busy.is_busy(a));
+        assert!(busy.enter(b));
+    }
+}
