@@ -131,8 +131,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     report.eval.save(&args.out)?;
     writeln!(
         out,
-        "{} training / {} held-out positions; mean absolute error in discs \
-         (hand = hand-made evaluation scaled by least squares on the training positions):",
+        "{} training / {} held-out positions; mean absolute error in discs (hand = hand-made \
+         evaluation scaled by least squares on the training positions; best known = WTHOR \
+         theoretical score from 24 empties up where known, else the real result):",
         report.positions.0, report.positions.1
     )?;
     writeln!(
@@ -143,7 +144,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "{:>7} {:>9} {:>8} {:>7} | {:>15} | {:>15} | {:>6}",
-        "", "positions", "out", "MAE", "vs label", "vs real result", "scale"
+        "", "positions", "out", "MAE", "vs best known", "vs real result", "scale"
     )?;
     let mut tot = [0.0f64; 4];
     let mut n_val = 0usize;

@@ -68,6 +68,9 @@ struct Samples {
     label: Vec<f32>,
     /// Real final result in discs.
     result: Vec<f32>,
+    /// Best-known value in discs: the theoretical score from 24 empties up when the game has
+    /// one, else the real result (the same yardstick whatever the training labels).
+    best: Vec<f32>,
     /// Boards (side to move, opponent), for measuring the final evaluation.
     boards: Vec<(u64, u64)>,
     /// Hand evaluation in [`SCALE`] units.
@@ -92,6 +95,7 @@ struct Raw {
     empties: u8,
     label: f32,
     result: f32,
+    best: f32,
 }
 
 /// Progress reports while training.
@@ -134,13 +138,14 @@ pub struct PhaseReport {
     pub validation: usize,
     /// Mean absolute training error of the pattern evaluation.
     pub train_mae: f64,
-    /// Held-out mean absolute error of the pattern evaluation against the label.
+    /// Held-out mean absolute error of the pattern evaluation against the best-known value
+    /// (the WTHOR theoretical score from 24 empties up where the game has one, else the real
+    /// result), whatever the training labels.
     pub pattern_mae: f64,
     /// Held-out mean absolute error of the hand evaluation, scaled by least squares on the
-    /// training positions, against the label.
+    /// training positions, against the best-known value.
     pub hand_mae: f64,
-    /// The same two against the real final result (differs from the above where the label
-    /// is the theoretical score).
+    /// Pattern evaluation against the real final result.
     pub pattern_mae_result: f64,
     /// Hand evaluation against the real final result.
     pub hand_mae_result: f64,
@@ -202,6 +207,10 @@ fn game_positions(g: &GameRecord, theoretical_from: Option<u32>) -> Option<Vec<R
             (Some(t), Some(from)) if e >= from => t,
             _ => result,
         };
+        let best = match theo {
+            Some(t) if e >= 24 => t,
+            _ => result,
+        };
         let sign = if q.side == Color::Black { 1.0 } else { -1.0 };
         out.push(Raw {
             p: b.player().0,
@@ -209,6 +218,7 @@ fn game_positions(g: &GameRecord, theoretical_from: Option<u32>) -> Option<Vec<R
             empties: e as u8,
             label: sign * black as f32,
             result: sign * result as f32,
+            best: sign * best as f32,
         });
     }
     Some(out)
@@ -236,6 +246,11 @@ fn build_samples(raw: Vec<Raw>, keep_boards: bool) -> Samples {
         } else {
             Vec::new()
         },
+        best: if keep_boards {
+            vec![0.0; n]
+        } else {
+            Vec::new()
+        },
         boards: if keep_boards {
             vec![(0, 0); n]
         } else {
@@ -257,6 +272,7 @@ fn build_samples(raw: Vec<Raw>, keep_boards: bool) -> Samples {
         s.label[j] = r.label;
         if keep_boards {
             s.result[j] = r.result;
+            s.best[j] = r.best;
             s.boards[j] = (r.p, r.o);
         }
         s.hand[j] = hand.eval(r.p, r.o) as i16;
@@ -488,7 +504,7 @@ pub fn train(
                 let (p, o) = val.boards[j];
                 let pv = f64::from(eval.eval(p, o)) / f64::from(SCALE);
                 let hv = hand_fit.0 * f64::from(hand.eval(p, o)) / f64::from(SCALE) + hand_fit.1;
-                let (l, r) = (f64::from(val.label[j]), f64::from(val.result[j]));
+                let (l, r) = (f64::from(val.best[j]), f64::from(val.result[j]));
                 pm += (pv - l).abs();
                 hm += (hv - l).abs();
                 pr += (pv - r).abs();
