@@ -458,3 +458,63 @@ fn trained_on_wthor_beats_hand_evaluation_on_held_out_games() {
         r.phases.len()
     );
 }
+
+#[test]
+fn train_command_writes_a_loadable_file_and_reports_errors_per_phase() {
+    let pgn = "../shared/data/pgn/WTH_2021.pgn";
+    assert!(std::path::Path::new(pgn).exists(), "missing {pgn}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_path = dir.path().join("w.bin");
+    let out = assert_cmd::Command::cargo_bin("othbook")
+        .expect("binary")
+        .args([
+            "train",
+            pgn,
+            "--phase-width",
+            "10",
+            "--iterations",
+            "3",
+            "--threads",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&out_path)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // One row per phase (1-10 ... 51-60) and the total.
+    for row in [" 1-10 ", "51-60 ", "all "] {
+        assert!(stdout.contains(row), "no {row:?} row in\n{stdout}");
+    }
+    assert_eq!(PatternEval::load(&out_path).expect("loads").phases(), 6);
+    let bad = assert_cmd::Command::cargo_bin("othbook")
+        .expect("binary")
+        .args(["train", pgn, "--phase-width", "0", "--out"])
+        .arg(dir.path().join("x.bin"))
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--phase-width"));
+}
+
+/// Regression guard for the unchecked table lookups: discs on both sides of the same square
+/// (a caller's mistake) must still index inside the padded tables (`ub_checks` in test
+/// builds turn an out-of-bounds `get_unchecked` into a panic).
+#[test]
+fn overlapping_discs_stay_inside_the_tables() {
+    let e = shared_random_eval();
+    let mut rng = Rng(99);
+    for _ in 0..2000 {
+        let x = rng.next();
+        let y = rng.next() | x;
+        for (p, o) in [(x, x), (x, y), (y, x), (!0, !0), (y, !0)] {
+            let v = e.eval(p, o);
+            assert!(v.abs() <= 64 * SCALE, "{v}");
+        }
+    }
+}
