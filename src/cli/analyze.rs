@@ -7,8 +7,8 @@ use super::common::{bad, check_hash, open_book, position_from_args, threads_arg}
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
-    Algorithm, Engine, EngineError, EngineOptions, Iteration, Limits, Mode, ScoreKind, MAX_DEPTH,
-    SCALE,
+    Algorithm, AnyEval, Engine, EngineError, EngineOptions, EvalKind, Iteration, Limits, Mode,
+    ScoreKind, MAX_DEPTH, SCALE,
 };
 use othbook::play::book_choice::BookSetting;
 use std::io::Write;
@@ -105,6 +105,9 @@ pub struct Args {
     /// Do not probe the opening book.
     #[arg(long)]
     no_book: bool,
+    /// Evaluation: hand (hand-made features) or pattern (trained patterns).
+    #[arg(long, default_value = "hand")]
+    eval: EvalKind,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -190,11 +193,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         "{:>5} {:>8} {:>12} {:>9} {:>8}  pv",
         "depth", "score", "nodes", "Mn/s", "time"
     )?;
-    let engine = Engine::new(EngineOptions {
-        threads,
-        hash_mb: args.hash,
-        algorithm,
-    });
+    let engine = Engine::with_evaluator(
+        EngineOptions {
+            threads,
+            hash_mb: args.hash,
+            algorithm,
+        },
+        AnyEval::new(args.eval),
+    );
     let mut io_err = None;
     let result = engine.analyze_with(&pos.board, &limits, |it| {
         if io_err.is_none() {

@@ -17,6 +17,7 @@ mod perft;
 mod play_match;
 mod solve;
 mod top;
+mod train;
 
 pub use common::BadInput;
 
@@ -36,7 +37,8 @@ Examples:
   othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
   othbook bench                        node-count signature and search speed
   othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
-  othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats";
+  othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats
+  othbook train ../shared/data/wthor/*.wtb --out my-eval.bin    fit pattern-evaluation weights";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -87,6 +89,9 @@ enum Command {
     /// Show a book's header, counts, sources and build options.
     /// Example: othbook info books/wthor.book
     Info(info::Args),
+    /// Fit pattern-evaluation weights to game files (errors per phase against held-out games).
+    /// Example: othbook train ../shared/data/wthor/*.wtb --out my-eval.bin
+    Train(train::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -115,6 +120,7 @@ pub fn run() -> i32 {
         Command::Build(args) => build::run(args, &mut out),
         Command::Merge(args) => merge::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
+        Command::Train(args) => train::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -3,7 +3,7 @@
 use super::common::bad;
 use anyhow::{Context, Result};
 use othbook::board::{Move, Position};
-use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
+use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, SCALE};
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -32,6 +32,9 @@ pub struct Args {
     /// Transposition table size in MiB (1-65536).
     #[arg(long, default_value_t = 256)]
     hash: usize,
+    /// Evaluation for move ordering: hand (hand-made features) or pattern (trained patterns).
+    #[arg(long, default_value = "hand")]
+    eval: EvalKind,
 }
 
 struct Task {
@@ -45,11 +48,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = super::common::threads_arg(args.threads)?;
     super::common::check_hash(args.hash)?;
     let tasks = read_tasks(&args.input, args.lines.as_deref())?;
-    let engine = Engine::new(EngineOptions {
-        threads,
-        hash_mb: args.hash,
-        ..EngineOptions::default()
-    });
+    let engine = Engine::with_evaluator(
+        EngineOptions {
+            threads,
+            hash_mb: args.hash,
+            ..EngineOptions::default()
+        },
+        AnyEval::new(args.eval),
+    );
     let limits = if args.wld {
         Limits::wld()
     } else {

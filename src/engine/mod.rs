@@ -9,13 +9,18 @@
 //! println!("{} {:+.2}", a.best_move, a.score_discs());
 //! ```
 
+mod any_eval;
 mod endgame;
 mod eval;
+pub mod pattern;
 mod search;
 pub mod stability;
+pub mod train;
 pub mod tt;
 
+pub use any_eval::{AnyEval, EvalKind};
 pub use eval::{Evaluator, HandEval, Weights};
+pub use pattern::{EvalFileError, PatternEval};
 pub use tt::TranspositionTable;
 
 use crate::board::{Board, Move};
@@ -280,6 +285,12 @@ impl<E: Evaluator> Engine<E> {
     #[must_use]
     pub fn options(&self) -> &EngineOptions {
         &self.options
+    }
+
+    /// The evaluation.
+    #[must_use]
+    pub fn evaluator(&self) -> &E {
+        &self.eval
     }
 
     /// The shared transposition table.

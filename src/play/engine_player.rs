@@ -3,7 +3,7 @@
 
 use crate::board::Move;
 use crate::book::Book;
-use crate::engine::{Engine, EngineOptions, Evaluator, HandEval, Limits};
+use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Evaluator, HandEval, Limits};
 use crate::play::book_choice::book_move;
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use std::sync::Arc;
@@ -15,7 +15,7 @@ pub const DEFAULT_MOVE_TIME: f64 = 1.0;
 /// The full engine: the opening book first, then iterative-deepening PVS over its
 /// transposition table, exact near the end.
 pub struct EnginePlayer {
-    engine: Engine,
+    engine: Engine<AnyEval>,
     book: Option<Arc<Book>>,
     /// Seconds per move (capped by the clock's budget).
     pub time: Option<f64>,
@@ -27,17 +27,29 @@ impl EnginePlayer {
     /// An engine player; `threads` search threads sharing a `hash_mb` MiB table.
     #[must_use]
     pub fn new(threads: usize, hash_mb: usize, time: Option<f64>, depth: Option<u32>) -> Self {
-        let engine = Engine::new(EngineOptions {
-            threads,
-            hash_mb,
-            ..EngineOptions::default()
-        });
+        let engine = Engine::with_evaluator(
+            EngineOptions {
+                threads,
+                hash_mb,
+                ..EngineOptions::default()
+            },
+            AnyEval::default(),
+        );
         EnginePlayer {
             engine,
             book: None,
             time,
             depth,
         }
+    }
+
+    /// The same player searching with another evaluation (a fresh table).
+    #[must_use]
+    pub fn with_eval(mut self, kind: EvalKind) -> Self {
+        if kind != self.engine.evaluator().kind() {
+            self.engine = Engine::with_evaluator(*self.engine.options(), AnyEval::new(kind));
+        }
+        self
     }
 
     /// The same player consulting `book` before it searches.
@@ -68,17 +80,30 @@ impl EnginePlayer {
 
     /// The engine, for callers that want full analyses.
     #[must_use]
-    pub fn engine(&self) -> &Engine {
+    pub fn engine(&self) -> &Engine<AnyEval> {
         &self.engine
     }
 }
 
 impl Player for EnginePlayer {
     fn name(&self) -> String {
-        match (self.time, self.depth) {
-            (_, Some(d)) => format!("engine:depth={d}"),
-            (Some(t), None) => format!("engine:time={t}"),
-            (None, None) => "engine".into(),
+        let eval = match self.engine.evaluator().kind() {
+            EvalKind::Hand => String::new(),
+            kind => format!("eval={kind}"),
+        };
+        let limit = match (self.time, self.depth) {
+            (_, Some(d)) => format!("depth={d}"),
+            (Some(t), None) => format!("time={t}"),
+            (None, None) => String::new(),
+        };
+        let opts: Vec<String> = [limit, eval]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        if opts.is_empty() {
+            "engine".into()
+        } else {
+            format!("engine:{}", opts.join(","))
         }
     }
 

@@ -1,5 +1,6 @@
 //! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`.
 
+use crate::engine::EvalKind;
 use crate::play::book_choice::BookSetting;
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::GtpPlayer;
@@ -152,6 +153,14 @@ impl PlayerSpec {
         setting.open().map_err(|e| self.err(format!("book: {e}")))
     }
 
+    fn eval(&self) -> Result<EvalKind, SpecError> {
+        self.options
+            .get("eval")
+            .map_or(Ok(EvalKind::default()), |v| {
+                v.parse().map_err(|e| self.err(e))
+            })
+    }
+
     /// Checks the options without starting anything (external engines are not run).
     pub fn validate(&self) -> Result<(), SpecError> {
         match self.kind.as_str() {
@@ -174,9 +183,10 @@ impl PlayerSpec {
             }
             "better" => self.only(&["book"]),
             "engine" => {
-                self.only(&["time", "depth", "threads", "hash", "book"])?;
+                self.only(&["time", "depth", "threads", "hash", "book", "eval"])?;
                 self.time()?;
                 self.depth()?;
+                self.eval()?;
                 match (self.num::<usize>("threads")?, self.num::<usize>("hash")?) {
                     (Some(t), _) if !(1..=256).contains(&t) => {
                         Err(self.err("threads must be 1 to 256"))
@@ -230,7 +240,8 @@ impl PlayerSpec {
                     self.time()?,
                     self.depth()?,
                 )
-                .with_book(self.book()?),
+                .with_book(self.book()?)
+                .with_eval(self.eval()?),
             ),
             "gtp" => Box::new(GtpPlayer::spawn(
                 self.options.get("command").map_or("", String::as_str),
@@ -266,6 +277,9 @@ mod tests {
         assert_eq!(g.to_string(), "gtp:gtp-rhino -l 5");
         let m: PlayerSpec = "mcts:time=0.5,c=1".parse().unwrap();
         assert!(m.validate().is_ok());
+        for e in ["engine:depth=6,eval=pattern", "engine:eval=hand,time=0.1"] {
+            assert!(e.parse::<PlayerSpec>().unwrap().validate().is_ok(), "{e}");
+        }
     }
 
     #[test]
@@ -279,6 +293,7 @@ mod tests {
             "random:seed",
             "gtp:",
             "mcts:c=-1",
+            "engine:eval=neural",
         ] {
             let r = bad.parse::<PlayerSpec>().and_then(|s| s.validate());
             assert!(r.is_err(), "{bad}");

@@ -1,0 +1,81 @@
+//! [`AnyEval`]: the evaluation chosen at run time (`eval=pattern|hand`), so players and
+//! commands can switch evaluations without making everything generic.
+
+use super::{Evaluator, HandEval, PatternEval};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which evaluation to use, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EvalKind {
+    /// The hand-made evaluation ([`HandEval`]).
+    #[default]
+    Hand,
+    /// The trained pattern evaluation with the default weights ([`PatternEval`]).
+    Pattern,
+}
+
+impl FromStr for EvalKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "hand" => Ok(EvalKind::Hand),
+            "pattern" => Ok(EvalKind::Pattern),
+            _ => Err(format!("unknown evaluation {s:?}: use pattern or hand")),
+        }
+    }
+}
+
+impl fmt::Display for EvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EvalKind::Hand => "hand",
+            EvalKind::Pattern => "pattern",
+        })
+    }
+}
+
+/// One of the evaluations, chosen at run time.
+#[derive(Clone, Debug)]
+pub enum AnyEval {
+    /// Hand-made features.
+    Hand(HandEval),
+    /// Trained patterns.
+    Pattern(PatternEval),
+}
+
+impl AnyEval {
+    /// The evaluation of that kind with its default weights.
+    #[must_use]
+    pub fn new(kind: EvalKind) -> AnyEval {
+        match kind {
+            EvalKind::Hand => AnyEval::Hand(HandEval::default()),
+            EvalKind::Pattern => AnyEval::Pattern(PatternEval::default()),
+        }
+    }
+
+    /// Which kind this is.
+    #[must_use]
+    pub fn kind(&self) -> EvalKind {
+        match self {
+            AnyEval::Hand(_) => EvalKind::Hand,
+            AnyEval::Pattern(_) => EvalKind::Pattern,
+        }
+    }
+}
+
+impl Default for AnyEval {
+    fn default() -> Self {
+        AnyEval::new(EvalKind::default())
+    }
+}
+
+impl Evaluator for AnyEval {
+    #[inline]
+    fn eval(&self, p: u64, o: u64) -> i32 {
+        match self {
+            AnyEval::Hand(e) => e.eval(p, o),
+            AnyEval::Pattern(e) => e.eval(p, o),
+        }
+    }
+}
