@@ -105,8 +105,8 @@ pub struct Args {
     /// Do not probe the opening book.
     #[arg(long)]
     no_book: bool,
-    /// Evaluation: hand (hand-made features) or pattern (trained patterns).
-    #[arg(long, default_value = "hand")]
+    /// Evaluation: pattern (trained patterns) or hand (hand-made features).
+    #[arg(long, default_value = "pattern")]
     eval: EvalKind,
 }
 

@@ -32,8 +32,8 @@ pub struct Args {
     /// Transposition table size in MiB (1-65536).
     #[arg(long, default_value_t = 256)]
     hash: usize,
-    /// Evaluation for move ordering: hand (hand-made features) or pattern (trained patterns).
-    #[arg(long, default_value = "hand")]
+    /// Evaluation for move ordering: pattern (trained patterns) or hand (hand-made features).
+    #[arg(long, default_value = "pattern")]
     eval: EvalKind,
 }
 

@@ -251,18 +251,18 @@ pub enum EngineError {
 }
 
 /// A search engine: evaluation, options and its transposition table (kept between calls).
-pub struct Engine<E: Evaluator = HandEval> {
+pub struct Engine<E: Evaluator = PatternEval> {
     options: EngineOptions,
     tt: TranspositionTable,
     busy: Busy,
     eval: E,
 }
 
-impl Engine<HandEval> {
-    /// An engine with the hand-made evaluation.
+impl Engine<PatternEval> {
+    /// An engine with the trained pattern evaluation and its default weights.
     #[must_use]
-    pub fn new(options: EngineOptions) -> Engine<HandEval> {
-        Engine::with_evaluator(options, HandEval::default())
+    pub fn new(options: EngineOptions) -> Engine<PatternEval> {
+        Engine::with_evaluator(options, PatternEval::default())
     }
 }
 

@@ -88,7 +88,7 @@ impl EnginePlayer {
 impl Player for EnginePlayer {
     fn name(&self) -> String {
         let eval = match self.engine.evaluator().kind() {
-            EvalKind::Hand => String::new(),
+            EvalKind::Pattern => String::new(),
             kind => format!("eval={kind}"),
         };
         let limit = match (self.time, self.depth) {
