@@ -3,7 +3,7 @@
 use super::common::bad;
 use anyhow::{Context, Result};
 use othbook::book::{build, write_book, BuildOptions, GameFilter, PlayerColor, MAX_PLIES};
-use othbook::transcript::{ingest, Format, IngestOptions};
+use othbook::transcript::{ingest, IngestOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
@@ -107,13 +107,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
-    let format = match &args.input_format {
-        Some(f) => Some(
-            f.parse::<Format>()
-                .map_err(|e| bad(format!("--input-format: {e}")))?,
-        ),
-        None => None,
-    };
+    let format = super::common::input_format(args.input_format.as_deref())?;
     let options = BuildOptions {
         plies: args.plies,
         min_games: args.min_games,

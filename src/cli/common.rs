@@ -9,6 +9,12 @@ use othbook::board::{parse_moves, Position};
 pub struct BadInput(pub String);
 
 /// Shorthand for a [`BadInput`] error.
+/// The `--input-format` option, if given: a format name or a usage error.
+pub fn input_format(arg: Option<&str>) -> Result<Option<othbook::transcript::Format>> {
+    arg.map(|f| f.parse().map_err(|e| bad(format!("--input-format: {e}"))))
+        .transpose()
+}
+
 pub fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
 }

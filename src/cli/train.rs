@@ -3,7 +3,7 @@
 use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
 use othbook::engine::train::{train, Progress, TrainOptions};
-use othbook::transcript::{ingest, Format, IngestOptions};
+use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -56,13 +56,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let format = match &args.input_format {
-        Some(f) => Some(
-            f.parse::<Format>()
-                .map_err(|e| bad(format!("--input-format: {e}")))?,
-        ),
-        None => None,
-    };
+    let format = super::common::input_format(args.input_format.as_deref())?;
     let opts = TrainOptions {
         phase_width: args.phase_width,
         smoothing: args.smoothing,
