@@ -1,9 +1,10 @@
-//! The pattern evaluation: symmetry, exact finished games, bounds, the weight file (round
-//! trip and refusal of damaged files), training (lowers the error, deterministic) and the
-//! embedded default weights.
+//! The pattern evaluation: symmetry, exact finished games, bounds, incremental features, the
+//! weight file (round trip and refusal of damaged files), training (lowers the error,
+//! deterministic) and the embedded default weights.
 
+use othbook::board::movegen::flips;
 use othbook::board::{Board, Move, Position, Symmetry};
-use othbook::engine::pattern::PHASE_SLOTS;
+use othbook::engine::pattern::{Features, PHASE_SLOTS};
 use othbook::engine::train::{train, TrainOptions};
 use othbook::engine::{EvalFileError, Evaluator, HandEval, PatternEval, SCALE};
 use othbook::transcript::{GameRecord, GameResult, Location, SourceRef};
@@ -86,6 +87,27 @@ proptest! {
                 let t = b.transform(s);
                 prop_assert_eq!(e.eval(t.player().0, t.opponent().0), v, "{:?}", s);
             }
+        }
+    }
+
+    #[test]
+    fn features_kept_move_by_move_equal_features_read_from_scratch(seed in any::<u64>()) {
+        let (moves, boards) = random_game(seed);
+        let e = shared_random_eval();
+        let mut f = Features::new(boards[0].player().0, boards[0].opponent().0);
+        for (mv, (b, next)) in moves.iter().zip(boards.iter().zip(&boards[1..])) {
+            let (p, o) = (b.player().0, b.opponent().0);
+            f = match *mv {
+                Move::Play(sq) => e.play(&f, sq.index(), flips(p, o, sq.index())),
+                Move::Pass => e.pass(&f),
+            };
+            let (np, no) = (next.player().0, next.opponent().0);
+            prop_assert_eq!(f, Features::new(np, no), "after {:?}", mv);
+            prop_assert_eq!(e.eval_state(&f, np, no), e.eval(np, no));
+            prop_assert_eq!(
+                PatternEval::default().eval_state(&f, np, no),
+                PatternEval::default().eval(np, no)
+            );
         }
     }
 

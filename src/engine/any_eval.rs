@@ -1,6 +1,7 @@
 //! [`AnyEval`]: the evaluation chosen at run time (`eval=pattern|hand`), so players and
 //! commands can switch evaluations without making everything generic.
 
+use super::pattern::Features;
 use super::{Evaluator, HandEval, PatternEval};
 use std::fmt;
 use std::str::FromStr;
@@ -72,6 +73,41 @@ impl Default for AnyEval {
 }
 
 impl Evaluator for AnyEval {
+    /// Pattern features; left unused by the hand-made evaluation.
+    type State = Features;
+
+    #[inline]
+    fn state(&self, p: u64, o: u64) -> Features {
+        match self {
+            AnyEval::Hand(_) => Features::new(0, 0),
+            AnyEval::Pattern(e) => e.state(p, o),
+        }
+    }
+
+    #[inline]
+    fn play(&self, s: &Features, sq: u8, flips: u64) -> Features {
+        match self {
+            AnyEval::Hand(_) => *s,
+            AnyEval::Pattern(e) => e.play(s, sq, flips),
+        }
+    }
+
+    #[inline]
+    fn pass(&self, s: &Features) -> Features {
+        match self {
+            AnyEval::Hand(_) => *s,
+            AnyEval::Pattern(e) => e.pass(s),
+        }
+    }
+
+    #[inline]
+    fn eval_state(&self, s: &Features, p: u64, o: u64) -> i32 {
+        match self {
+            AnyEval::Hand(e) => e.eval(p, o),
+            AnyEval::Pattern(e) => e.eval_features(s, p, o),
+        }
+    }
+
     #[inline]
     fn eval(&self, p: u64, o: u64) -> i32 {
         match self {

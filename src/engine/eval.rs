@@ -14,6 +14,22 @@ pub trait Evaluator: Send + Sync {
     /// game (neither side can move) must get its exact final score times [`SCALE`]; any other
     /// position must stay strictly inside ±64 discs.
     fn eval(&self, p: u64, o: u64) -> i32;
+
+    /// What the evaluation keeps up to date along a search path (pattern indices, say), so
+    /// that a leaf costs less than [`Evaluator::eval`]; `()` for evaluations that have none.
+    type State: Copy + Send;
+
+    /// The state of a position, from scratch.
+    fn state(&self, p: u64, o: u64) -> Self::State;
+
+    /// The state after the side to move plays `sq` turning `flips` (from the mover's `s`).
+    fn play(&self, s: &Self::State, sq: u8, flips: u64) -> Self::State;
+
+    /// The state after a pass.
+    fn pass(&self, s: &Self::State) -> Self::State;
+
+    /// [`Evaluator::eval`] of the position `s` belongs to; must return exactly the same.
+    fn eval_state(&self, s: &Self::State, p: u64, o: u64) -> i32;
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -121,6 +137,22 @@ fn neighbours(x: u64) -> u64 {
 }
 
 impl Evaluator for HandEval {
+    type State = ();
+
+    #[inline]
+    fn state(&self, _: u64, _: u64) {}
+
+    #[inline]
+    fn play(&self, (): &(), _: u8, _: u64) {}
+
+    #[inline]
+    fn pass(&self, (): &()) {}
+
+    #[inline]
+    fn eval_state(&self, (): &(), p: u64, o: u64) -> i32 {
+        self.eval(p, o)
+    }
+
     #[inline]
     fn eval(&self, p: u64, o: u64) -> i32 {
         let empty = !(p | o);

@@ -332,6 +332,199 @@ fn pattern_sum(p: u64, o: u64, w: &[i16; PADDED]) -> i32 {
     }
 }
 
+/// Feature slots: the 46 instances padded to a multiple of 16 lanes for vector code.
+const SLOTS: usize = 48;
+/// Feature value of an empty instance: balanced indices are stored offset by 2^15, so that
+/// every `u16` is a valid table index and changing sides is a plain wrapping negation.
+const CENTER: u16 = 1 << 15;
+
+/// Per pattern, a weight for every `u16` feature value (only `CENTER ± (3^n - 1) / 2` are
+/// ever formed; the rest stay 0 and are never touched, so they cost no cache).
+type BalancedTables = [i16; N_PATTERNS << 16];
+
+/// The pattern indices of a position, kept up to date move by move during a search (as Edax
+/// does) instead of being read from scratch at every leaf.
+///
+/// Instance `i` holds `2^15 + Σ 3^k c_k` (wrapping) where `c_k` is +1 for a disc of the side
+/// to move, -1 for the opponent's and 0 for an empty square on the instance's `k`-th square.
+/// The balanced digits make a move a sum of per-square vectors and the change of side a
+/// negation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(align(64))]
+pub struct Features([u16; SLOTS]);
+
+impl std::fmt::Debug for Features {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(
+                self.0[..N_INSTANCES]
+                    .iter()
+                    .map(|&x| x.wrapping_sub(CENTER) as i16),
+            )
+            .finish()
+    }
+}
+
+/// Per square: `3^k` in the slot of every instance whose `k`-th square it is.
+static SQUARE_DELTA: [[u16; SLOTS]; 64] = {
+    let mut d = [[0u16; SLOTS]; 64];
+    let mut i = 0;
+    while i < N_INSTANCES {
+        let mut k = 0;
+        while k < 10 {
+            let sq = INSTANCE_SQUARES[i][k];
+            if sq < 64 {
+                d[sq as usize][i] = pow3(k as u32) as u16;
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    d
+};
+
+/// `w[pattern of instance 0][f[0]] + ...`: with the pattern a constant and the feature a
+/// `u16`, every index is provably inside the tables and no bounds check is left.
+macro_rules! sum_features {
+    ($f:expr, $w:expr; $($i:literal)*) => {
+        0 $(+ i32::from($w[(INSTANCES[$i].pattern as usize) << 16 | usize::from($f[$i])]))*
+    };
+}
+
+#[inline]
+fn feature_sum(f: &[u16; SLOTS], w: &BalancedTables) -> i32 {
+    const _: () = assert!(N_INSTANCES == 46, "sum_features! lists 46 instances");
+    sum_features!(f, w;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
+        24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45)
+}
+
+impl Features {
+    /// The features of `p` (to move) against `o`, read from scratch.
+    #[must_use]
+    pub fn new(p: u64, o: u64) -> Features {
+        let mut f = [CENTER; SLOTS];
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        {
+            let (pi, oi) = (images(p), images(o));
+            for (slot, inst) in f.iter_mut().zip(INSTANCES.iter()) {
+                let m = PATTERN_MASKS[inst.pattern as usize];
+                let im = inst.image as usize;
+                *slot = CENTER
+                    .wrapping_add(T3[pext(pi[im], m) as usize])
+                    .wrapping_sub(T3[pext(oi[im], m) as usize]);
+            }
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        for (slot, squares) in f.iter_mut().zip(INSTANCE_SQUARES.iter()) {
+            for (k, &sq) in squares.iter().enumerate().filter(|(_, &s)| s < 64) {
+                let w = pow3(k as u32) as u16;
+                if p >> sq & 1 != 0 {
+                    *slot = slot.wrapping_add(w);
+                } else if o >> sq & 1 != 0 {
+                    *slot = slot.wrapping_sub(w);
+                }
+            }
+        }
+        Features(f)
+    }
+
+    /// The features after the side to move plays `sq` turning the discs `flips`, seen from the
+    /// opponent (who moves next). `flips` must be the flips of a legal move.
+    #[inline]
+    #[must_use]
+    pub fn play(&self, sq: u8, mut flips: u64) -> Features {
+        let mut f = self.0;
+        add(&mut f, &SQUARE_DELTA[usize::from(sq & 63)]);
+        while flips != 0 {
+            let d = &SQUARE_DELTA[flips.trailing_zeros() as usize];
+            flips &= flips - 1;
+            // A flipped disc goes from -1 to +1: twice the square's digit.
+            add(&mut f, d);
+            add(&mut f, d);
+        }
+        for x in &mut f {
+            *x = x.wrapping_neg();
+        }
+        Features(f)
+    }
+
+    /// The features with the sides exchanged (after a pass).
+    #[inline]
+    #[must_use]
+    pub fn pass(&self) -> Features {
+        let mut f = self.0;
+        for x in &mut f {
+            *x = x.wrapping_neg();
+        }
+        Features(f)
+    }
+}
+
+#[inline(always)]
+fn add(f: &mut [u16; SLOTS], d: &[u16; SLOTS]) {
+    for (x, y) in f.iter_mut().zip(d) {
+        *x = x.wrapping_add(*y);
+    }
+}
+
+/// The balanced-index tables of one phase, from its full tables.
+fn balanced_tables(full: &[i16; PADDED]) -> Box<BalancedTables> {
+    // A zeroed allocation: the unused ends of each table are never written or read, so the
+    // kernel never backs them with memory.
+    let mut t: Box<BalancedTables> = vec![0i16; N_PATTERNS << 16]
+        .into_boxed_slice()
+        .try_into()
+        .expect("N_PATTERNS tables");
+    for (pat, slots) in balanced_slots().iter().enumerate() {
+        let table = &mut t[pat << 16..(pat + 1) << 16];
+        for (&slot, &w) in slots.iter().zip(&full[OFFSETS[pat]..OFFSETS[pat + 1]]) {
+            table[usize::from(slot)] = w;
+        }
+    }
+    t
+}
+
+/// Per pattern: the feature value of every standard index (digits 0 empty, 1 own,
+/// 2 opponent's become 0, +1, -1).
+fn balanced_slots() -> &'static [Vec<u16>; N_PATTERNS] {
+    static SLOTS_OF: OnceLock<[Vec<u16>; N_PATTERNS]> = OnceLock::new();
+    SLOTS_OF.get_or_init(|| {
+        std::array::from_fn(|pat| {
+            let n = PATTERN_MASKS[pat].count_ones();
+            // Counting up in base 3 and keeping the balanced value alongside.
+            let mut digits = [0u8; 10];
+            let mut b = CENTER;
+            let mut out = Vec::with_capacity(pow3(n));
+            for _ in 0..pow3(n) {
+                out.push(b);
+                let mut k = 0;
+                while k < n as usize {
+                    let w = pow3(k as u32) as u16;
+                    match digits[k] {
+                        0 => {
+                            digits[k] = 1;
+                            b = b.wrapping_add(w);
+                            break;
+                        }
+                        1 => {
+                            digits[k] = 2;
+                            b = b.wrapping_sub(2 * w);
+                            break;
+                        }
+                        _ => {
+                            digits[k] = 0;
+                            b = b.wrapping_add(w);
+                            k += 1;
+                        }
+                    }
+                }
+            }
+            out
+        })
+    })
+}
+
 /// How configurations of each pattern map onto stored (representative) weights.
 pub(crate) struct Layout {
     /// Per pattern: full index → representative number (0-based within the pattern).
@@ -484,6 +677,8 @@ struct Tables {
     weights: Vec<i16>,
     /// Full tables, one per phase (padded, see [`PADDED`]).
     full: Vec<Box<[i16; PADDED]>>,
+    /// The same weights indexed by balanced features ([`Features`]), one per phase.
+    balanced: Vec<Box<BalancedTables>>,
 }
 
 /// The trained pattern evaluation. Cheap to clone (the tables are shared).
@@ -580,13 +775,15 @@ impl PatternEval {
                 }
                 t
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let balanced = full.iter().map(|f| balanced_tables(f)).collect();
         Ok(PatternEval {
             tables: Arc::new(Tables {
                 phase_of,
                 bias,
                 weights,
                 full,
+                balanced,
             }),
         })
     }
@@ -762,7 +959,46 @@ fn finished(p: u64, o: u64) -> Option<i32> {
     Some(super::endgame::final_score(p, o) * SCALE)
 }
 
+impl PatternEval {
+    /// The evaluation from features kept up to date by the search; equal to
+    /// [`Evaluator::eval`] of the same position.
+    #[inline]
+    #[must_use]
+    pub fn eval_features(&self, f: &Features, p: u64, o: u64) -> i32 {
+        if let Some(v) = finished(p, o) {
+            return v;
+        }
+        let t = &*self.tables;
+        let n = (!(p | o)).count_ones() as usize;
+        let ph = usize::from(t.phase_of[n]);
+        let s = feature_sum(&f.0, &t.balanced[ph]) + i32::from(t.bias[ph][n & 1]);
+        s.clamp(-(64 * SCALE - 1), 64 * SCALE - 1)
+    }
+}
+
 impl Evaluator for PatternEval {
+    type State = Features;
+
+    #[inline]
+    fn state(&self, p: u64, o: u64) -> Features {
+        Features::new(p, o)
+    }
+
+    #[inline]
+    fn play(&self, s: &Features, sq: u8, flips: u64) -> Features {
+        s.play(sq, flips)
+    }
+
+    #[inline]
+    fn pass(&self, s: &Features) -> Features {
+        s.pass()
+    }
+
+    #[inline]
+    fn eval_state(&self, s: &Features, p: u64, o: u64) -> i32 {
+        self.eval_features(s, p, o)
+    }
+
     #[inline]
     fn eval(&self, p: u64, o: u64) -> i32 {
         if let Some(v) = finished(p, o) {
