@@ -2,7 +2,7 @@
 //! with the shared transposition table near the root, fastest-first and parity ordering,
 //! stability cutoffs, and hand-unrolled code for the last few empty squares.
 
-use super::search::{busy_key, pick_best, Worker};
+use super::search::{busy_key, next_move, Worker};
 use super::stability::stable_discs;
 use super::tt::{Bound, Kind};
 use super::{Evaluator, INF};
@@ -239,13 +239,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut deferred = [0u8; 32];
         let mut n_deferred = 0;
         for i in 0..n + 32 {
-            let (sq, f) = if i < n {
-                let (sq, f, _) = pick_best(list, i);
-                (sq, f)
-            } else if i - n < n_deferred {
-                let (sq, f, _) = list[deferred[i - n] as usize];
-                (sq, f)
-            } else {
+            let Some((sq, f)) = next_move(list, i, &deferred[..n_deferred]) else {
                 break;
             };
             let np = o & !f;

@@ -17,6 +17,8 @@ const TT_MIN_DEPTH: u32 = 3;
 /// opponent's mobility. At depth 2 the evaluations cost a quarter of the search time and
 /// saved under 0.5% of its nodes (`othbook bench`).
 const ORDER_EVAL_MIN: u32 = 3;
+/// From this depth on, threads avoid searching the same subtree at the same time.
+const SHARE_MIN_DEPTH: u32 = 4;
 
 /// Positions some thread is searching right now (a small lossy hash set): a thread that finds
 /// a sibling's subtree taken searches its other moves first. Lossy both ways is fine: a missed
@@ -292,14 +294,31 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = list[0].0;
-        for i in 0..n {
-            let (sq, f, _) = pick_best(list, i);
+        // As in the endgame (simplified ABDADA): with several threads, a later move whose
+        // subtree another thread is in right now is put off to the end.
+        let share = self.parallel && depth >= SHARE_MIN_DEPTH;
+        let mut deferred = [0u8; 32];
+        let mut n_deferred = 0;
+        for i in 0..n + 32 {
+            let Some((sq, f)) = next_move(list, i, &deferred[..n_deferred]) else {
+                break;
+            };
             let (np, no) = (o & !f, p | f | 1 << sq);
             let ns = self.eval.play(s, sq, f);
             let score = if i == 0 {
                 -self.pvs_s(np, no, &ns, depth - 1, -beta, -alpha)
             } else {
+                let key = if share { busy_key(np, no) } else { 0 };
+                if share && i < n && self.busy.is_busy(key) {
+                    deferred[n_deferred] = i as u8;
+                    n_deferred += 1;
+                    continue;
+                }
+                let marked = share && self.busy.enter(key);
                 let v = -self.pvs_s(np, no, &ns, depth - 1, -alpha - 1, -alpha);
+                if marked {
+                    self.busy.leave(key);
+                }
                 if v > alpha && v < beta && !self.aborted {
                     -self.pvs_s(np, no, &ns, depth - 1, -beta, -alpha)
                 } else {
@@ -484,6 +503,22 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         moves.sort_by(|a, b| b.score.cmp(&a.score).then(b.exact.cmp(&a.exact)));
         Some(moves[0].score)
     }
+}
+
+/// The `i`-th move to try: the best remaining one of `list` while `i < list.len()`, then the
+/// `deferred` ones (indices into `list`) in the order they were put off.
+#[inline]
+pub(crate) fn next_move(
+    list: &mut [(u8, u64, i32)],
+    i: usize,
+    deferred: &[u8],
+) -> Option<(u8, u64)> {
+    let (sq, f, _) = if i < list.len() {
+        pick_best(list, i)
+    } else {
+        *list.get(usize::from(*deferred.get(i - list.len())?))?
+    };
+    Some((sq, f))
 }
 
 /// Moves the best-keyed entry of `list[i..]` to `i` and returns it.
