@@ -3,9 +3,13 @@
 //! the time per iteration divided by the number of positions (criterion prints it as
 //! elements per second). `pattern_one_phase` takes positions of one phase only, as a search
 //! does between its leaves; `pattern` mixes all phases (every table in turn).
+//! `leaf_*` evaluate every child of those one-phase positions, as a search's last ply does:
+//! from scratch, or from the parent's features updated by the move (what the search uses).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use othbook::board::movegen::{flips, moves};
 use othbook::board::Board;
+use othbook::engine::pattern::Features;
 use othbook::engine::{Evaluator, HandEval, PatternEval};
 
 /// 1024 positions along fixed pseudo-random games, with an empty count in `empties`.
@@ -56,6 +60,45 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("hand", |b| b.iter(|| run(&hand, &pos)));
+    g.finish();
+
+    // Every child of the one-phase positions: (parent features, square, flips, child).
+    let children: Vec<(Features, u8, u64, u64, u64)> = mid
+        .iter()
+        .flat_map(|&(p, o)| {
+            let f = Features::new(p, o);
+            let mut mv = moves(p, o);
+            std::iter::from_fn(move || {
+                (mv != 0).then(|| {
+                    let sq = mv.trailing_zeros() as u8;
+                    mv &= mv - 1;
+                    let x = flips(p, o, sq);
+                    (f, sq, x, o & !x, p | x | 1 << sq)
+                })
+            })
+        })
+        .collect();
+    let mut g = c.benchmark_group("leaf");
+    g.throughput(Throughput::Elements(children.len() as u64));
+    g.bench_function("from_scratch", |b| {
+        b.iter(|| {
+            children
+                .iter()
+                .map(|&(_, _, _, p, o)| i64::from(pattern.eval(black_box(p), black_box(o))))
+                .sum::<i64>()
+        })
+    });
+    g.bench_function("incremental", |b| {
+        b.iter(|| {
+            children
+                .iter()
+                .map(|(f, sq, x, p, o)| {
+                    let child = pattern.play(black_box(f), *sq, *x);
+                    i64::from(pattern.eval_state(&child, *p, *o))
+                })
+                .sum::<i64>()
+        })
+    });
     g.finish();
 }
 
