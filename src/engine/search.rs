@@ -17,6 +17,10 @@ const TT_MIN_DEPTH: u32 = 3;
 /// opponent's mobility. At depth 2 the evaluations cost a quarter of the search time and
 /// saved under 0.5% of its nodes (`othbook bench`).
 const ORDER_EVAL_MIN: u32 = 3;
+/// The last ply tries corners first and X-squares last, with no other ordering: on 16
+/// midgame positions (depths 10-12) 2.8% fewer nodes than square order, at no cost.
+const DEPTH_ONE_FIRST: u64 = 0x8100_0000_0000_0081;
+const DEPTH_ONE_LAST: u64 = 0x0042_0000_0000_4200;
 /// From this depth on, threads avoid searching the same subtree at the same time.
 const SHARE_MIN_DEPTH: u32 = 4;
 
@@ -368,24 +372,27 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         p: u64,
         o: u64,
         s: &E::State,
-        mut mv: u64,
+        mv: u64,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
         let mut best = -INF;
-        while mv != 0 {
-            let sq = mv.trailing_zeros() as u8;
-            mv &= mv - 1;
-            let f = flips(p, o, sq);
-            let (np, no) = (o & !f, p | f | 1 << sq);
-            self.nodes += 1;
-            let v = -self.eval.eval_state(&self.eval.play(s, sq, f), np, no);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
+        let middle = mv & !(DEPTH_ONE_FIRST | DEPTH_ONE_LAST);
+        for mut group in [mv & DEPTH_ONE_FIRST, middle, mv & DEPTH_ONE_LAST] {
+            while group != 0 {
+                let sq = group.trailing_zeros() as u8;
+                group &= group - 1;
+                let f = flips(p, o, sq);
+                let (np, no) = (o & !f, p | f | 1 << sq);
+                self.nodes += 1;
+                let v = -self.eval.eval_state(&self.eval.play(s, sq, f), np, no);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
                     }
                 }
             }
