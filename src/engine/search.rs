@@ -23,6 +23,8 @@ const DEPTH_ONE_FIRST: u64 = 0x8100_0000_0000_0081;
 const DEPTH_ONE_LAST: u64 = 0x0042_0000_0000_4200;
 /// From this depth on, threads avoid searching the same subtree at the same time.
 const SHARE_MIN_DEPTH: u32 = 4;
+/// From this depth on, children are looked up in the table before any is searched.
+const ETC_MIN_DEPTH: u32 = 6;
 
 /// Positions some thread is searching right now (a small lossy hash set): a thread that finds
 /// a sibling's subtree taken searches its other moves first. Lossy both ways is fine: a missed
@@ -292,6 +294,25 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
         }
 
+        if depth >= ETC_MIN_DEPTH {
+            // Enhanced transposition cutoff: a child already proven bad enough for the
+            // opponent at enough depth settles this node before anything is searched.
+            let mut m = mv;
+            while m != 0 {
+                let sq = m.trailing_zeros() as u8;
+                m &= m - 1;
+                let f = flips(p, o, sq);
+                if let Some(e) = self.tt.probe(o & !f, p | f | 1 << sq) {
+                    if e.kind == Kind::Midgame
+                        && u32::from(e.depth) + 1 >= depth
+                        && matches!(e.bound, Bound::Upper | Bound::Exact)
+                        && -e.score >= beta
+                    {
+                        return -e.score;
+                    }
+                }
+            }
+        }
         let (mut list, n) = self.order(p, o, s, mv, depth, tt_move);
         let list = &mut list[..n];
 
