@@ -2,7 +2,7 @@
 //! with the shared transposition table near the root, fastest-first and parity ordering,
 //! stability cutoffs, and hand-unrolled code for the last few empty squares.
 
-use super::search::{busy_key, next_move, Worker};
+use super::search::{MoveLoop, Worker};
 use super::stability::stable_discs;
 use super::tt::{Bound, Kind};
 use super::{Evaluator, INF};
@@ -232,14 +232,10 @@ impl<E: Evaluator> Worker<'_, E> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = list[0].0;
-        // With several threads, a later move that another thread is searching right now is
-        // put off to the end (simplified ABDADA): by then its result is likely in the table,
-        // and this thread spends the time on a subtree nobody else is in.
         let share = self.parallel && n_empty >= SHARE_MIN_EMPTIES;
-        let mut deferred = [0u8; 32];
-        let mut n_deferred = 0;
+        let mut order = MoveLoop::new(share);
         for i in 0..n + 32 {
-            let Some((sq, f)) = next_move(list, i, &deferred[..n_deferred]) else {
+            let Some((sq, f)) = order.next(list, i) else {
                 break;
             };
             let np = o & !f;
@@ -247,17 +243,11 @@ impl<E: Evaluator> Worker<'_, E> {
             let score = if i == 0 {
                 -self.solve(np, no, -beta, -alpha)
             } else {
-                let key = if share { busy_key(np, no) } else { 0 };
-                if share && i < n && self.busy.is_busy(key) {
-                    deferred[n_deferred] = i as u8;
-                    n_deferred += 1;
+                let Some(mark) = order.enter(self.busy, i, n, np, no) else {
                     continue;
-                }
-                let marked = share && self.busy.enter(key);
+                };
                 let mut s = -self.solve(np, no, -alpha - 1, -alpha);
-                if marked {
-                    self.busy.leave(key);
-                }
+                self.busy.release(mark);
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.solve(np, no, -beta, -alpha);
                 }

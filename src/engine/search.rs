@@ -66,6 +66,14 @@ impl Busy {
             .slot(key)
             .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
+
+    /// Gives back a mark from [`MoveLoop::enter`] (0: none was taken).
+    #[inline]
+    pub fn release(&self, mark: u64) {
+        if mark != 0 {
+            self.leave(mark);
+        }
+    }
 }
 
 /// Non-zero key of a position for [`Busy`].
@@ -319,13 +327,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_sq = list[0].0;
-        // As in the endgame (simplified ABDADA): with several threads, a later move whose
-        // subtree another thread is in right now is put off to the end.
         let share = self.parallel && depth >= SHARE_MIN_DEPTH;
-        let mut deferred = [0u8; 32];
-        let mut n_deferred = 0;
+        let mut order = MoveLoop::new(share);
         for i in 0..n + 32 {
-            let Some((sq, f)) = next_move(list, i, &deferred[..n_deferred]) else {
+            let Some((sq, f)) = order.next(list, i) else {
                 break;
             };
             let (np, no) = (o & !f, p | f | 1 << sq);
@@ -333,17 +338,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let score = if i == 0 {
                 -self.pvs_s(np, no, &ns, depth - 1, -beta, -alpha)
             } else {
-                let key = if share { busy_key(np, no) } else { 0 };
-                if share && i < n && self.busy.is_busy(key) {
-                    deferred[n_deferred] = i as u8;
-                    n_deferred += 1;
+                let Some(mark) = order.enter(self.busy, i, n, np, no) else {
                     continue;
-                }
-                let marked = share && self.busy.enter(key);
+                };
                 let v = -self.pvs_s(np, no, &ns, depth - 1, -alpha - 1, -alpha);
-                if marked {
-                    self.busy.leave(key);
-                }
+                self.busy.release(mark);
                 if v > alpha && v < beta && !self.aborted {
                     -self.pvs_s(np, no, &ns, depth - 1, -beta, -alpha)
                 } else {
@@ -533,20 +532,55 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     }
 }
 
-/// The `i`-th move to try: the best remaining one of `list` while `i < list.len()`, then the
-/// `deferred` ones (indices into `list`) in the order they were put off.
-#[inline]
-pub(crate) fn next_move(
-    list: &mut [(u8, u64, i32)],
-    i: usize,
-    deferred: &[u8],
-) -> Option<(u8, u64)> {
-    let (sq, f, _) = if i < list.len() {
-        pick_best(list, i)
-    } else {
-        *list.get(usize::from(*deferred.get(i - list.len())?))?
-    };
-    Some((sq, f))
+/// A node's move order with busy subtrees put off (simplified ABDADA): while several
+/// threads search, a later move whose subtree another thread is in right now is tried after
+/// all the others; by then its result is likely in the table.
+pub(crate) struct MoveLoop {
+    share: bool,
+    deferred: [u8; 32],
+    n_deferred: usize,
+}
+
+impl MoveLoop {
+    /// `share`: whether this node takes part (several threads, enough depth left).
+    #[inline]
+    pub fn new(share: bool) -> MoveLoop {
+        MoveLoop {
+            share,
+            deferred: [0; 32],
+            n_deferred: 0,
+        }
+    }
+
+    /// The `i`-th move to try: the best remaining one of `list` while `i < list.len()`, then
+    /// the deferred ones in the order they were put off.
+    #[inline]
+    pub fn next(&self, list: &mut [(u8, u64, i32)], i: usize) -> Option<(u8, u64)> {
+        let (sq, f, _) = if i < list.len() {
+            pick_best(list, i)
+        } else if i - list.len() < self.n_deferred {
+            list[usize::from(self.deferred[i - list.len()])]
+        } else {
+            return None;
+        };
+        Some((sq, f))
+    }
+
+    /// Before searching move `i` (leading to `np`, `no`) of a `n`-move list: `None` if it is
+    /// put off, else the busy mark taken, to give back with [`Busy::release`] afterwards.
+    #[inline]
+    pub fn enter(&mut self, busy: &Busy, i: usize, n: usize, np: u64, no: u64) -> Option<u64> {
+        if !self.share {
+            return Some(0);
+        }
+        let key = busy_key(np, no);
+        if i < n && busy.is_busy(key) {
+            self.deferred[self.n_deferred] = i as u8;
+            self.n_deferred += 1;
+            return None;
+        }
+        Some(if busy.enter(key) { key } else { 0 })
+    }
 }
 
 /// Moves the best-keyed entry of `list[i..]` to `i` and returns it.
