@@ -294,7 +294,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let par = parity_of(empty);
         match empty.count_ones() {
             0 => final_score(p, o),
-            1 => self.last1(p, o, empty.trailing_zeros() as u8),
+            1 => self.last1(p, alpha, empty.trailing_zeros() as u8),
             2 => {
                 let x1 = empty.trailing_zeros() as u8;
                 let x2 = (63 - empty.leading_zeros()) as u8;
@@ -310,8 +310,15 @@ impl<E: Evaluator> Worker<'_, E> {
     /// up to date move by move instead of being recounted.
     fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, par: u8) -> i32 {
         self.nodes += 1;
+        let n_empty = empty.count_ones();
+        if alpha >= STABILITY_THRESHOLD[n_empty as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
         let odd = PARITY_MASK[par as usize];
-        let four = empty.count_ones() == 4;
+        let four = n_empty == 4;
         let mut best = -INF;
         for set in [empty & odd, empty & !odd] {
             let mut e = set;
@@ -406,7 +413,7 @@ impl<E: Evaluator> Worker<'_, E> {
             0
         };
         if f != 0 {
-            best = -self.last1(o & !f, p | f | 1 << x1, x2);
+            best = -self.last1(o & !f, -beta, x2);
             if best >= beta {
                 return best;
             }
@@ -417,7 +424,7 @@ impl<E: Evaluator> Worker<'_, E> {
             0
         };
         if f != 0 {
-            let s = -self.last1(o & !f, p | f | 1 << x2, x1);
+            let s = -self.last1(o & !f, -beta, x1);
             if s > best {
                 best = s;
             }
@@ -431,24 +438,28 @@ impl<E: Evaluator> Worker<'_, E> {
         best
     }
 
-    /// Score with one empty square `sq` left (`p` to move): at most one play remains.
+    /// Score with one empty square `sq` left (`p` to move): at most one play remains, and
+    /// only its flip count matters. Fail-soft against `alpha`: when `p` cannot play, the
+    /// opponent's reply can only lower the score, so the score without it is an upper bound
+    /// and, if that already fails low, the reply is not counted.
     #[inline]
-    fn last1(&mut self, p: u64, o: u64, sq: u8) -> i32 {
+    fn last1(&mut self, p: u64, alpha: i32, sq: u8) -> i32 {
         self.nodes += 1;
         let pc = p.count_ones() as i32;
-        let n = flips(p, o, sq).count_ones() as i32;
+        let n = flips(p, !p & !(1 << sq), sq).count_ones() as i32;
         if n > 0 {
             return 2 * pc - 62 + 2 * n;
         }
-        let m = flips(o, p, sq).count_ones() as i32;
-        if m > 0 {
-            return 2 * pc - 64 - 2 * m;
+        // Nobody plays: the empty square goes to the winner.
+        let none = if pc >= 32 { 2 * pc - 62 } else { 2 * pc - 64 };
+        if none <= alpha {
+            return none;
         }
-        let d = 2 * pc - 63;
-        if d > 0 {
-            d + 1
+        let m = flips(!p & !(1 << sq), p, sq).count_ones() as i32;
+        if m > 0 {
+            2 * pc - 64 - 2 * m
         } else {
-            d - 1
+            none
         }
     }
 }
