@@ -37,8 +37,13 @@ const ORDER_DEPTH: [u32; 65] = {
 const ETC_MIN_EMPTIES: u32 = 14;
 /// From this many empties on, threads avoid searching the same subtree at the same time.
 const SHARE_MIN_EMPTIES: u32 = 12;
-/// At and below this many empties, moves are tried in parity order without sorting.
+/// At and below this many empties, moves are tried in parity order without sorting
+/// (`solve_few` has one arm per count).
 const SMALL_EMPTIES: u32 = 6;
+const _: () = assert!(
+    SMALL_EMPTIES == 6,
+    "solve_few dispatches 4, 5 and 6 empties"
+);
 
 /// Stability cutoffs are only tried when alpha is at least this high (by empties): below
 /// it, the bound they give can never be low enough to cut.
@@ -301,16 +306,30 @@ impl<E: Evaluator> Worker<'_, E> {
                 self.last2(p, o, alpha, beta, x1, x2)
             }
             3 => self.last3(p, o, alpha, beta, empty, par),
-            _ => self.shallow(p, o, alpha, beta, empty, par),
+            // One arm per copy of `shallow`, up to SMALL_EMPTIES.
+            4 => self.shallow::<4>(p, o, alpha, beta, empty, par),
+            5 => self.shallow::<5>(p, o, alpha, beta, empty, par),
+            _ => self.shallow::<6>(p, o, alpha, beta, empty, par),
         }
     }
 
     /// Four to [`SMALL_EMPTIES`] empties: plain fail-soft alpha-beta, moves in odd quadrants
     /// first. `par` has bit q set when quadrant q holds an odd number of empties; it is kept
-    /// up to date move by move instead of being recounted.
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, par: u8) -> i32 {
+    /// up to date move by move instead of being recounted. One copy per number of empties
+    /// `N`, so that the choice of the child's code is made at compile time, not by a branch
+    /// that the recursion makes hard to predict.
+    fn shallow<const N: u32>(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empty: u64,
+        par: u8,
+    ) -> i32 {
+        const { assert!(N >= 4 && N <= SMALL_EMPTIES) };
         self.nodes += 1;
-        let n_empty = empty.count_ones();
+        let n_empty = N;
         if alpha >= STABILITY_THRESHOLD[n_empty as usize] {
             let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if bound <= alpha {
@@ -318,7 +337,6 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         let odd = PARITY_MASK[par as usize];
-        let four = n_empty == 4;
         let mut best = -INF;
         for set in [empty & odd, empty & !odd] {
             let mut e = set;
@@ -334,10 +352,10 @@ impl<E: Evaluator> Worker<'_, E> {
                 }
                 let (np, no) = (o & !f, p | f | 1 << sq);
                 let (ne, npar) = (empty & !(1 << sq), par ^ 1 << quadrant(sq));
-                let s = if four {
-                    -self.last3(np, no, -beta, -alpha, ne, npar)
-                } else {
-                    -self.shallow(np, no, -beta, -alpha, ne, npar)
+                let s = match N {
+                    4 => -self.last3(np, no, -beta, -alpha, ne, npar),
+                    5 => -self.shallow::<4>(np, no, -beta, -alpha, ne, npar),
+                    _ => -self.shallow::<5>(np, no, -beta, -alpha, ne, npar),
                 };
                 if s > best {
                     best = s;
@@ -352,7 +370,7 @@ impl<E: Evaluator> Worker<'_, E> {
         }
         if best == -INF {
             if moves(o, p) & empty != 0 {
-                return -self.shallow(o, p, -beta, -alpha, empty, par);
+                return -self.shallow::<N>(o, p, -beta, -alpha, empty, par);
             }
             return final_score(p, o);
         }
@@ -360,6 +378,7 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// Three empties, tried in parity order (the square alone in its quadrant first).
+    #[inline(always)]
     fn last3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empty: u64, par: u8) -> i32 {
         self.nodes += 1;
         let odd = PARITY_MASK[par as usize];
@@ -395,15 +414,23 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         if best == -INF {
-            if moves(o, p) & empty != 0 {
-                return -self.last3(o, p, -beta, -alpha, empty, par);
-            }
-            return final_score(p, o);
+            return self.last3_pass(p, o, alpha, beta, empty, par);
         }
         best
     }
 
-    #[inline]
+    /// [`Worker::last3`] when `p` has no move: kept out of line so that `last3` itself can
+    /// be inlined into its callers.
+    #[cold]
+    #[inline(never)]
+    fn last3_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empty: u64, par: u8) -> i32 {
+        if moves(o, p) & empty != 0 {
+            return -self.last3(o, p, -beta, -alpha, empty, par);
+        }
+        final_score(p, o)
+    }
+
+    #[inline(always)]
     fn last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u8, x2: u8) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
@@ -430,12 +457,19 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         if best == -INF {
-            if flips(o, p, x1) != 0 || flips(o, p, x2) != 0 {
-                return -self.last2(o, p, -beta, -alpha, x1, x2);
-            }
-            return final_score(p, o);
+            return self.last2_pass(p, o, alpha, beta, x1, x2);
         }
         best
+    }
+
+    /// [`Worker::last2`] when `p` has no move (see [`Worker::last3_pass`]).
+    #[cold]
+    #[inline(never)]
+    fn last2_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u8, x2: u8) -> i32 {
+        if flips(o, p, x1) != 0 || flips(o, p, x2) != 0 {
+            return -self.last2(o, p, -beta, -alpha, x1, x2);
+        }
+        final_score(p, o)
     }
 
     /// Score with one empty square `sq` left (`p` to move): at most one play remains, and
