@@ -104,18 +104,22 @@ fn pack_file_a(x: u64) -> u64 {
 /// Inverse of [`pack_file_a`].
 #[inline]
 fn unpack_file_a(b: u64) -> u64 {
-    static TABLE: OnceLock<[u64; 256]> = OnceLock::new();
-    TABLE.get_or_init(|| {
+    static TABLE: [u64; 256] = {
         let mut t = [0u64; 256];
-        for (b, slot) in t.iter_mut().enumerate() {
-            for i in 0..8 {
+        let mut b = 0;
+        while b < 256 {
+            let mut i = 0;
+            while i < 8 {
                 if b >> i & 1 == 1 {
-                    *slot |= 1u64 << (8 * i);
+                    t[b] |= 1u64 << (8 * i);
                 }
+                i += 1;
             }
+            b += 1;
         }
         t
-    })[b as usize]
+    };
+    TABLE[b as usize & 255]
 }
 
 /// Discs of `p` stable along the four edges (exact for each edge taken alone).
@@ -189,15 +193,26 @@ fn full_lines(occ: u64) -> [u64; 4] {
 
 /// Squares whose diagonal is fully occupied. `s` is the index step along it, `last` the
 /// squares with no next square toward higher indices, `first` those with none toward lower.
+/// Each direction marks the squares with an empty square at or beyond them by an occluded
+/// fill that doubles its reach each step (1, 2, then 4 squares): 3 steps instead of 7.
 #[inline]
 fn diag_full(occ: u64, s: u32, last: u64, first: u64) -> u64 {
-    let mut up = occ;
-    let mut down = occ;
-    for _ in 0..7 {
-        up = occ & (last | up >> s);
-        down = occ & (first | down << s);
-    }
-    up & down
+    let empty = !occ;
+    let mut pro = !last;
+    let mut up = empty;
+    up |= pro & (up >> s);
+    pro &= pro >> s;
+    up |= pro & (up >> (2 * s));
+    pro &= pro >> (2 * s);
+    up |= pro & (up >> (4 * s));
+    let mut pro = !first;
+    let mut down = empty;
+    down |= pro & (down << s);
+    pro &= pro << s;
+    down |= pro & (down << (2 * s));
+    pro &= pro << (2 * s);
+    down |= pro & (down << (4 * s));
+    !(up | down)
 }
 
 /// Discs of `p` that can never be flipped (a subset of them: edges exactly, interior by full
