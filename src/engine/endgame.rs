@@ -2,7 +2,7 @@
 //! with the shared transposition table near the root, fastest-first and parity ordering,
 //! stability cutoffs, and hand-unrolled code for the last few empty squares.
 
-use super::search::{MoveLoop, Worker};
+use super::search::{raise, MoveLoop, Worker};
 use super::stability::stable_discs;
 use super::tt::{Bound, Kind};
 use super::{Evaluator, INF};
@@ -357,14 +357,8 @@ impl<E: Evaluator> Worker<'_, E> {
                     5 => -self.shallow::<4>(np, no, -beta, -alpha, ne, npar),
                     _ => -self.shallow::<5>(np, no, -beta, -alpha, ne, npar),
                 };
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if alpha >= beta {
-                            return best;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, s, beta) {
+                    return best;
                 }
             }
         }
@@ -403,14 +397,8 @@ impl<E: Evaluator> Worker<'_, E> {
                 continue;
             }
             let s = -self.last2(o & !f, p | f | 1 << sq, -beta, -alpha, a, b);
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
+            if raise(&mut best, &mut alpha, s, beta) {
+                return best;
             }
         }
         if best == -INF {

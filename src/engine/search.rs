@@ -239,14 +239,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             mv &= mv - 1;
             let f = flips(p, o, sq);
             let s = -self.alphabeta(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha);
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(&mut best, &mut alpha, s, beta) {
+                break;
             }
         }
         best
@@ -406,14 +400,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 let (np, no) = (o & !f, p | f | 1 << sq);
                 self.nodes += 1;
                 let v = -self.eval.eval_state(&self.eval.play(s, sq, f), np, no);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            return best;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, v, beta) {
+                    return best;
                 }
             }
         }
@@ -581,6 +569,20 @@ impl MoveLoop {
         }
         Some(if busy.enter(key) { key } else { 0 })
     }
+}
+
+/// The fail-soft update of a move loop with a child's score `s`: raises `best` and `alpha`;
+/// true when the node is cut (`alpha >= beta`).
+#[inline(always)]
+pub(crate) fn raise(best: &mut i32, alpha: &mut i32, s: i32, beta: i32) -> bool {
+    if s > *best {
+        *best = s;
+        if s > *alpha {
+            *alpha = s;
+            return s >= beta;
+        }
+    }
+    false
 }
 
 /// Moves the best-keyed entry of `list[i..]` to `i` and returns it.
