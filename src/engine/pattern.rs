@@ -383,6 +383,21 @@ static SQUARE_DELTA: [[u16; SLOTS]; 64] = {
     d
 };
 
+/// [`SQUARE_DELTA`] doubled: a flipped disc goes from -1 to +1, twice the square's digit.
+static SQUARE_DELTA2: [[u16; SLOTS]; 64] = {
+    let mut d = [[0u16; SLOTS]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < SLOTS {
+            d[sq][i] = SQUARE_DELTA[sq][i].wrapping_mul(2);
+            i += 1;
+        }
+        sq += 1;
+    }
+    d
+};
+
 /// `w[pattern of instance 0][f[0]] + ...`: with the pattern a constant and the feature a
 /// `u16`, every index is provably inside the tables and no bounds check is left.
 macro_rules! sum_features {
@@ -437,11 +452,8 @@ impl Features {
         let mut f = self.0;
         add(&mut f, &SQUARE_DELTA[usize::from(sq & 63)]);
         while flips != 0 {
-            let d = &SQUARE_DELTA[flips.trailing_zeros() as usize];
+            add(&mut f, &SQUARE_DELTA2[flips.trailing_zeros() as usize]);
             flips &= flips - 1;
-            // A flipped disc goes from -1 to +1: twice the square's digit.
-            add(&mut f, d);
-            add(&mut f, d);
         }
         for x in &mut f {
             *x = x.wrapping_neg();
