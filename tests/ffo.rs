@@ -3,6 +3,7 @@
 
 use othbook::board::{Move, Position};
 use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
+use std::time::Duration;
 
 struct Problem {
     id: usize,
@@ -94,4 +95,41 @@ fn ffo_40_to_49_exact() {
 #[ignore = "very slow"]
 fn ffo_50_to_59_exact() {
     check(50..=59, 2);
+}
+
+/// Regression: an iterative-deepening search asked to reach the end of the game ran every
+/// midgame depth up to one short of the end before its exact solve, and those last midgame
+/// iterations cost several solves (FFO #40: 121.6 M nodes against 14.2 M for the solve).
+/// Node counts at one thread are deterministic, so the comparison is exact, not timed.
+#[test]
+fn regression_search_to_the_end_ran_every_midgame_depth_before_solving() {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 64,
+        ..EngineOptions::default()
+    });
+    let (mut exact, mut to_end, mut timed) = (0u64, 0u64, 0u64);
+    for p in problems().iter().filter(|p| p.id <= 19) {
+        let board = &p.position.board;
+        let e = board.empty_count();
+        let mut run = |limits: Limits| {
+            engine.clear();
+            let a = engine.analyze(board, &limits).expect("analysable");
+            assert_eq!(a.kind, ScoreKind::Exact, "FFO #{} {limits:?}", p.id);
+            assert!(a.complete, "FFO #{} {limits:?}", p.id);
+            assert_eq!(a.score, p.best_score * SCALE, "FFO #{} {limits:?}", p.id);
+            a.nodes
+        };
+        exact += run(Limits::exact());
+        to_end += run(Limits::depth(e));
+        // A time limit far beyond the solve: the deeper anytime pre-search, then the solve.
+        timed += run(Limits {
+            depth: Some(60),
+            time: Some(Duration::from_secs(600)),
+            ..Limits::default()
+        });
+    }
+    // Before the fix: 8.2 M nodes for `to_end` against 3.3 M for `exact`.
+    assert!(to_end * 10 <= exact * 11, "{to_end} vs {exact} nodes");
+    assert!(timed * 10 <= exact * 13, "{timed} vs {exact} nodes");
 }

@@ -87,8 +87,10 @@ impl Default for EngineOptions {
 /// What the search should compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
-    /// Iterative deepening with the evaluation; an exact solve once the depth reaches the
-    /// number of empty squares.
+    /// Iterative deepening with the evaluation; an exact solve when the depth limit reaches
+    /// the end of the game. The midgame iterations then stop short of the end (8 plies short
+    /// under a time limit, sooner without one), because the solve costs no more than the
+    /// last few midgame iterations would.
     #[default]
     Auto,
     /// Exact final disc difference under perfect play.
