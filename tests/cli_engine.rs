@@ -38,6 +38,12 @@ fn solve_checks_results_against_the_file() {
     );
     let wld = stdout_of(&["solve", FFO, "--lines", "2", "--wld"]);
     assert!(wld.contains("win") && wld.contains("1 of 1 match"), "{wld}");
+    // Every move of FFO #27 loses: any of them is a right win/draw/loss answer.
+    let lost = stdout_of(&["solve", FFO, "--lines", "27", "--wld", "--threads", "1"]);
+    assert!(
+        lost.contains("loss") && lost.contains("1 of 1 match"),
+        "{lost}"
+    );
 }
 
 #[test]

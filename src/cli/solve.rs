@@ -49,8 +49,23 @@ fn default_hash_mb(empties: impl Iterator<Item = u32>) -> usize {
 struct Task {
     label: String,
     position: Position,
-    /// Best score written in the file, with the moves reaching it.
-    expected: Option<(i32, Vec<Move>)>,
+    /// The moves and scores written in the file (empty for an inline position).
+    scored: Vec<(Move, i32)>,
+}
+
+impl Task {
+    /// Whether `score` (SCALE units, or only its sign for a win/draw/loss solve) and `mv`
+    /// agree with the file; `None` when the file gives no scores. For a win/draw/loss solve
+    /// any move with the best move's outcome is right, not only the moves with its score.
+    fn check(&self, mv: Move, score: i32, wld: bool) -> Option<bool> {
+        let best = self.scored.iter().map(|s| s.1).max()?;
+        let written = self.scored.iter().find(|s| s.0 == mv).map(|s| s.1);
+        Some(if wld {
+            score.signum() == best.signum() && written.is_some_and(|w| w.signum() == best.signum())
+        } else {
+            score == best * SCALE && written == Some(best)
+        })
+    }
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -102,21 +117,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             },
             _ => format!("{:+}", a.score / SCALE),
         };
-        let check = match &t.expected {
+        let check = match t.check(a.best_move, a.score, args.wld) {
             None => "-",
-            Some((best, moves)) => {
+            Some(true) => {
                 checked += 1;
-                let score_ok = if args.wld {
-                    a.score.signum() == best.signum()
-                } else {
-                    a.score == best * SCALE
-                };
-                if score_ok && moves.contains(&a.best_move) {
-                    "ok"
-                } else {
-                    wrong += 1;
-                    "WRONG"
-                }
+                "ok"
+            }
+            Some(false) => {
+                checked += 1;
+                wrong += 1;
+                "WRONG"
             }
         };
         let pv: Vec<String> = a.pv.iter().map(ToString::to_string).collect();
@@ -175,7 +185,7 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
         return Ok(vec![Task {
             label: "input".into(),
             position,
-            expected: None,
+            scored: Vec::new(),
         }]);
     }
     let text =
@@ -220,14 +230,10 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
             }
             scored.push((mv, score));
         }
-        let expected = scored.iter().map(|s| s.1).max().map(|best| {
-            let moves = scored.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
-            (best, moves)
-        });
         tasks.push(Task {
             label: format!("#{n}"),
             position,
-            expected,
+            scored,
         });
     }
     if tasks.is_empty() {
@@ -249,7 +255,7 @@ fn parse_range(r: &str) -> Option<(usize, usize)> {
 
 #[cfg(test)]
 mod tests {
-    use super::default_hash_mb;
+    use super::*;
 
     #[test]
     fn default_hash_grows_with_the_largest_solve() {
@@ -259,5 +265,37 @@ mod tests {
         assert_eq!(default_hash_mb([23, 18].into_iter()), 256);
         assert_eq!(default_hash_mb([36].into_iter()), 256);
         assert_eq!(default_hash_mb(std::iter::empty()), 32);
+    }
+
+    fn task(scored: &[(&str, i32)]) -> Task {
+        Task {
+            label: "#1".into(),
+            position: Position::START,
+            scored: scored
+                .iter()
+                .map(|&(m, s)| (othbook::board::parse_moves(m).expect("move")[0], s))
+                .collect(),
+        }
+    }
+
+    fn mv(m: &str) -> Move {
+        othbook::board::parse_moves(m).expect("move")[0]
+    }
+
+    /// Regression: a win/draw/loss solve was marked WRONG when its move had the best
+    /// move's outcome but not its score (FFO #27: every move loses, b1 by 6, b7 by 2).
+    #[test]
+    fn regression_wld_check_wanted_the_exact_best_move() {
+        let t = task(&[("b7", -2), ("e1", -4), ("b1", -6)]);
+        assert_eq!(t.check(mv("b1"), -SCALE, true), Some(true));
+        assert_eq!(t.check(mv("b1"), SCALE, true), Some(false));
+        assert_eq!(t.check(mv("b1"), -6 * SCALE, false), Some(false));
+        assert_eq!(t.check(mv("b7"), -2 * SCALE, false), Some(true));
+        let mixed = task(&[("d3", 4), ("c4", 0), ("f5", -2)]);
+        assert_eq!(mixed.check(mv("d3"), SCALE, true), Some(true));
+        assert_eq!(mixed.check(mv("c4"), SCALE, true), Some(false));
+        // A move the file does not score cannot be confirmed.
+        assert_eq!(mixed.check(mv("e6"), SCALE, true), Some(false));
+        assert_eq!(task(&[]).check(mv("d3"), 0, true), None);
     }
 }
