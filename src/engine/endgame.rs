@@ -153,11 +153,8 @@ impl<E: Evaluator> Worker<'_, E> {
             return 0;
         }
 
-        if alpha >= STABILITY_THRESHOLD[n_empty as usize] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cut(p, o, n_empty, alpha) {
+            return bound;
         }
 
         let mut tt_move = None;
@@ -329,12 +326,8 @@ impl<E: Evaluator> Worker<'_, E> {
     ) -> i32 {
         const { assert!(N >= 4 && N <= SMALL_EMPTIES) };
         self.nodes += 1;
-        let n_empty = N;
-        if alpha >= STABILITY_THRESHOLD[n_empty as usize] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cut(p, o, N, alpha) {
+            return bound;
         }
         let odd = PARITY_MASK[par as usize];
         let mut best = -INF;
@@ -493,6 +486,18 @@ fn neighbours_of_empty(empty: u64) -> u64 {
     let r = (empty >> 1) & 0x7F7F_7F7F_7F7F_7F7F;
     let row = empty | l | r;
     row | row << 8 | row >> 8
+}
+
+/// The stability cutoff: the opponent's stable discs are never lost, so `p` can score at
+/// most what the rest of the board gives; when that is no better than `alpha`, it is the
+/// node's fail-soft upper bound. Only tried where [`STABILITY_THRESHOLD`] says it can cut.
+#[inline(always)]
+fn stability_cut(p: u64, o: u64, n_empty: u32, alpha: i32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[n_empty as usize] {
+        return None;
+    }
+    let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
 }
 
 #[cfg(test)]
