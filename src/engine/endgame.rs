@@ -582,6 +582,7 @@ mod tests {
             busy: &busy,
             parallel: false,
             stop: AtomicBool::new(false),
+            solving: AtomicBool::new(false),
             deadline: None,
             nodes: AtomicU64::new(0),
             start: Instant::now(),

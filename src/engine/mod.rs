@@ -88,9 +88,9 @@ impl Default for EngineOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mode {
     /// Iterative deepening with the evaluation; an exact solve when the depth limit reaches
-    /// the end of the game. The midgame iterations then stop short of the end (8 plies short
-    /// under a time limit, sooner without one), because the solve costs no more than the
-    /// last few midgame iterations would.
+    /// the end of the game. The midgame iterations then stop short of the end (under a time
+    /// limit once the solve is predicted to fit in the time left, at the latest 8 plies short),
+    /// because the solve costs no more than the last few midgame iterations would.
     #[default]
     Auto,
     /// Exact final disc difference under perfect play.
@@ -346,6 +346,7 @@ impl<E: Evaluator> Engine<E> {
             busy: &self.busy,
             parallel: self.options.threads > 1,
             stop: AtomicBool::new(false),
+            solving: AtomicBool::new(false),
             deadline: limits.time.map(|t| start + t),
             nodes: AtomicU64::new(0),
             start,
@@ -559,6 +560,7 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         busy: &engine.busy,
         parallel: false,
         stop: AtomicBool::new(false),
+        solving: AtomicBool::new(false),
         deadline: None,
         nodes: AtomicU64::new(0),
         start: Instant::now(),

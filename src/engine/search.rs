@@ -91,6 +91,9 @@ pub(crate) struct Shared<'a, E> {
     /// More than one thread searches.
     pub parallel: bool,
     pub stop: AtomicBool,
+    /// Set by the main thread when it leaves the midgame iterations for the solve: helpers
+    /// drop the midgame iteration they are in and join it.
+    pub solving: AtomicBool,
     pub deadline: Option<Instant>,
     /// Nodes published by all threads so far.
     pub nodes: AtomicU64,
@@ -109,6 +112,8 @@ pub(crate) struct Worker<'a, E> {
     next_poll: u64,
     pub aborted: bool,
     main: bool,
+    /// A helper in its midgame iterations, which it leaves when the main thread solves.
+    follows: bool,
     algo: Algorithm,
     /// A root move that beat the first one in the root search under way (for a time-out).
     improved: Option<RootMove>,
@@ -147,6 +152,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             next_poll: POLL_INTERVAL,
             aborted: false,
             main,
+            follows: false,
             algo,
             improved: None,
         }
@@ -160,7 +166,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
         self.next_poll = self.nodes + POLL_INTERVAL;
         self.publish();
-        if self.shared.stop.load(Ordering::Relaxed) {
+        if self.shared.stop.load(Ordering::Relaxed)
+            || (self.follows && self.shared.solving.load(Ordering::Relaxed))
+        {
             self.aborted = true;
         } else if self.main {
             if let Some(d) = self.shared.deadline {
@@ -676,17 +684,37 @@ pub(crate) fn iterate<E: Evaluator>(
         Mode::Auto => final_depth.min(empties.saturating_sub(1)),
         Mode::Exact | Mode::Wld => presearch_depth(empties, false),
     };
+    let want_end = match mode {
+        Mode::Auto => final_depth >= empties,
+        Mode::Exact | Mode::Wld => true,
+    };
+    // Under a time limit the solve starts as soon as it is predicted to finish in the time
+    // left, but not before the pre-search a solve without a time limit gets.
+    let early_end = match worker.shared.deadline {
+        Some(deadline) if want_end && mode == Mode::Auto => {
+            Some((deadline, presearch_depth(empties, false)))
+        }
+        _ => None,
+    };
+    worker.follows = !worker.main && want_end;
     let mut prev: Option<i32> = None;
     let mut prev2: Option<i32> = None;
     let start_depth = 1 + (thread as u32 & 1);
     let mut d = start_depth;
     while d <= mid_limit {
         let aspirate = multipv == 1 && d >= 3 && worker.algo == Algorithm::Pvs;
+        let started = Instant::now();
         let score = if let (Some(pv), true) = (prev2, aspirate) {
             aspiration(worker, &mut moves, Depth::Plies(d), pv)
         } else {
             worker.root(&mut moves, Depth::Plies(d), -INF, INF, multipv)
         };
+        if score.is_none() && worker.follows && !worker.shared.stop.load(Ordering::Relaxed) {
+            // The main thread has gone on to the solve: this iteration is dropped.
+            worker.aborted = false;
+            worker.improved = None;
+            break;
+        }
         let Some(score) = score else {
             // Out of time: keep the last finished iteration, but if the unfinished one has
             // already proved another move better than its first, play that one.
@@ -716,12 +744,18 @@ pub(crate) fn iterate<E: Evaluator>(
         }
         done = Some(out);
         d += 1;
+        if let Some((deadline, _)) = early_end.filter(|&(_, from)| worker.main && d > from) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if predicted_solve(empties, d - 1, started.elapsed()) <= left.as_secs_f64() {
+                break;
+            }
+        }
     }
-    let want_end = match mode {
-        Mode::Auto => final_depth >= empties,
-        Mode::Exact | Mode::Wld => true,
-    };
+    worker.follows = false;
     if want_end {
+        if worker.main {
+            worker.shared.solving.store(true, Ordering::Relaxed);
+        }
         let (lo, hi) = match mode {
             Mode::Wld => (-1, 1),
             _ => (-64, 64),
@@ -763,10 +797,11 @@ pub(crate) fn iterate<E: Evaluator>(
 /// centre. Up to 23 empties, 12 plies short of the end (at most 10) was the best of the
 /// depths tried: FFO #1-#44 at one thread, geometric mean of the times 0.6 (14-16 empties)
 /// and 0.8 (17-23) of the former rule, which is kept from 24 empties on because the deeper
-/// one cost 20-50% more on FFO #38, #45 and #46. Under a time limit (`anytime`) they go on to
-/// 8 plies short of the end, so that a solve that runs out of time still leaves a good midgame
-/// answer; that costs little next to the solve (FFO #25, #30, #35, #40: 0.44-1.15 M nodes
-/// against 3.2-14.2 M).
+/// one cost 20-50% more on FFO #38, #45 and #46. Under a time limit (`anytime`) they go on, at
+/// the latest, to 8 plies short of the end, so that a solve that runs out of time still leaves
+/// a good midgame answer; that costs little next to the solve (FFO #25, #30, #35, #40:
+/// 0.44-1.15 M nodes against 3.2-14.2 M). They stop sooner when [`predicted_solve`] fits in
+/// the time left.
 fn presearch_depth(empties: u32, anytime: bool) -> u32 {
     if anytime {
         empties.saturating_sub(8)
@@ -775,6 +810,16 @@ fn presearch_depth(empties: u32, anytime: bool) -> u32 {
     } else {
         ((empties - 12) / 2).min(10)
     }
+}
+
+/// Seconds the exact solve of a position with `empties` empty squares is predicted to take,
+/// after the midgame iteration to `depth` took `last`. It errs on the long side: over FFO
+/// #21-#49 at one thread (`analyze --time 1000`, iterations of at least 10 ms, 8 to 12
+/// plies short of the end) the solve took 0.2-0.5 of the prediction, at most 1.02.
+fn predicted_solve(empties: u32, depth: u32, last: std::time::Duration) -> f64 {
+    let short = f64::from(empties.saturating_sub(depth)) - 8.0;
+    let more = f64::from(empties) - 20.0;
+    last.as_secs_f64() * 17.0 * 2.14f64.powf(short) * 0.8f64.powf(more)
 }
 
 /// Root search with a window around an earlier score, widened on failure. The caller passes
