@@ -372,6 +372,23 @@ impl Book {
         Ok(out)
     }
 
+    /// The book's statistics for playing `mv` from `board`, or `None` if no game played it.
+    /// A move the position's symmetry makes equivalent to a book move counts as that move
+    /// (at the start, d3, c4 and e6 all get f5's games), which [`Book::moves`] lists under
+    /// one representative only.
+    pub fn try_move_stats(&self, board: &Board, mv: Move) -> Result<Option<MoveStats>, BookError> {
+        let c = Canonical::of(board);
+        let Some(p) = self.find(&c)? else {
+            return Ok(None);
+        };
+        let code = c.code_of(mv);
+        Ok(self
+            .move_entries(&p)?
+            .into_iter()
+            .find(|m| m.code == code)
+            .map(|m| m.stats))
+    }
+
     fn move_entries(&self, p: &PosEntry) -> Result<Vec<MoveEntry>, BookError> {
         let first = p.first_move as usize;
         let end = first + p.move_count as usize;

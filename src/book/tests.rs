@@ -202,6 +202,41 @@ fn all_eight_images_of_a_position_give_the_same_numbers() {
     }
 }
 
+/// Regression: `analyze` said "d3 was not played in the book's games" at the start, where
+/// the book lists the four equivalent first moves under f5 only.
+#[test]
+fn move_stats_count_a_move_equivalent_by_symmetry_as_the_book_move() {
+    let gs = games(200, 30);
+    let book = Book::from_bytes(build_bytes(&gs, &options(16, 1)), "t").unwrap();
+    let start = Position::START.board;
+    let listed = book.moves(&start);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    let (first, all) = listed[0];
+    assert_eq!(first, Move::Play(Square::F5));
+    for mv in start.legal_moves().iter() {
+        let st = book.try_move_stats(&start, Move::Play(mv)).unwrap();
+        assert_eq!(st, Some(all), "{mv}");
+    }
+    // Along a game: every legal move gets the stats of the listed move that reaches the same
+    // position up to symmetry, and a move no game played gets none.
+    let mut pos = Position::START;
+    let mut unplayed = 0;
+    for mv in gs[0].moves.iter().take(12) {
+        let listed = book.moves(&pos.board);
+        for m in pos.board.legal_moves().iter().map(Move::Play) {
+            let child = pos.board.play_move(m).unwrap().canonical().0;
+            let want = listed
+                .iter()
+                .find(|(l, _)| pos.board.play_move(*l).unwrap().canonical().0 == child)
+                .map(|(_, s)| *s);
+            unplayed += usize::from(want.is_none());
+            assert_eq!(book.try_move_stats(&pos.board, m).unwrap(), want, "{m}");
+        }
+        pos = pos.play(*mv).unwrap();
+    }
+    assert!(unplayed > 0);
+}
+
 #[test]
 fn merge_equals_build_and_prunes_at_the_end() {
     let gs = games(400, 24);

@@ -223,7 +223,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         ScoreKind::Exact => "exact".to_string(),
         ScoreKind::Wld => "win/draw/loss".to_string(),
     };
-    if let Some((_, st)) = book_moves.iter().find(|(m, _)| *m == a.best_move) {
+    let best_in_book = match &book {
+        Some(b) => b.try_move_stats(&pos.board, a.best_move)?,
+        None => None,
+    };
+    if let Some(st) = best_in_book {
         writeln!(
             out,
             "book on {}: {} games, {} points for the mover",
