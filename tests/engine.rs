@@ -90,6 +90,38 @@ fn multipv_scores_agree_with_minimax_per_move() {
     }
 }
 
+/// Regression: with 14 empties or fewer, an exact line's PV was rebuilt from the root with
+/// the first move of the right score, so of two moves scoring the same the later line got
+/// the earlier one's PV (FFO #1: the h7 line, +6, showed a2's). Every line's PV must start
+/// with its move and reach its score.
+#[test]
+fn regression_exact_multipv_line_got_the_pv_of_another_move_with_its_score() {
+    let b = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+        .parse::<Position>()
+        .expect("FFO #1")
+        .board;
+    let a = engine(Algorithm::Pvs, 1)
+        .analyze(&b, &Limits::exact().multipv(6))
+        .expect("ok");
+    let scores: Vec<i32> = a.lines.iter().map(|l| l.score / SCALE).collect();
+    assert_eq!(scores, [18, 12, 6, 6, 4, -4]);
+    for l in &a.lines {
+        assert_eq!(l.pv.first(), Some(&l.mv), "{l:?}");
+        let mut pos = b;
+        let mut sign = 1;
+        for mv in &l.pv {
+            pos = pos.play_move(*mv).expect("legal PV");
+            sign = -sign;
+        }
+        assert!(pos.is_game_over(), "{l:?}");
+        let (p, o) = (pos.player().0.count_ones(), pos.opponent().0.count_ones());
+        let diff = p as i32 - o as i32;
+        let empties = 64 - (p + o) as i32;
+        let final_score = diff + diff.signum() * empties;
+        assert_eq!(sign * final_score, l.score / SCALE, "{l:?}");
+    }
+}
+
 #[test]
 fn exact_scores_do_not_depend_on_thread_count() {
     let boards: Vec<Board> = positions(0xFEED_0000_1111_2222, 8, 3)

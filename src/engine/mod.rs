@@ -533,11 +533,15 @@ fn flip_for_pass(lines: &mut [Line]) {
 /// Extends an exact line's PV to the end of the game where the table ran out, by finding at
 /// each step a move whose exact value equals the known score.
 fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut Line) {
-    let mut b = root;
-    let mut score = line.score / SCALE;
-    let mut pv = Vec::new();
+    // The line's own move first, whatever the empties: another root move may have the same
+    // score, and its continuation is not this line's.
+    let Ok(mut b) = root.play_move(line.mv) else {
+        return;
+    };
+    let mut score = -line.score / SCALE;
+    let mut pv = vec![line.mv];
     // Trust the table down to 14 empties; below, every step is re-proved by the solver.
-    for &mv in &line.pv {
+    for &mv in line.pv.iter().skip(1) {
         if b.empty_count() <= 14 {
             break;
         }
