@@ -74,6 +74,33 @@ fn a_few_games_against_gtp_rhino() {
     );
 }
 
+/// Regression: `match --help` (which `gtp --help` points to for the list) left out the
+/// `engine` and `better` players, and the unknown-player error did not name them either.
+#[test]
+fn regression_the_player_list_left_out_engine_and_better() {
+    let help = run_ok(&["match", "--help"]);
+    let out = othbook()
+        .args(["match", "--black", "nosuch", "--white", "random"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    for kind in [
+        "random",
+        "simple",
+        "better",
+        "minimax",
+        "alphabeta",
+        "mcts",
+        "engine",
+    ] {
+        assert!(
+            help.contains(&format!("\n  {kind} ")),
+            "help lacks {kind}:\n{help}"
+        );
+        assert!(err.contains(kind), "error lacks {kind}: {err}");
+    }
+}
+
 #[test]
 fn bad_match_arguments_exit_2() {
     for args in [

@@ -67,7 +67,7 @@ fn after_help() -> String {
     }
     s.push_str(
         "\nExamples:\n  othbook match --black alphabeta:depth=4 --white random --games 10 --swap\n  \
-         othbook match --black mcts:time=0.2 --white \"gtp:gtp-rhino -l 1\" --openings xot --games 4\n  \
+         othbook match --black engine:time=0.5 --white \"gtp:gtp-rhino -l 5\" --openings xot --games 4\n  \
          othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv",
     );
     s

@@ -16,6 +16,10 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ("random", "uniformly random legal move; seed=N"),
     ("simple", "one ply, most discs"),
     (
+        "better",
+        "one ply of the hand-made evaluation, opening book first; book=PATH|none",
+    ),
+    (
         "minimax",
         "iterative-deepening minimax, disc-count evaluation; depth=D time=S",
     ),
@@ -27,6 +31,11 @@ pub const PLAYERS: &[(&str, &str)] = &[
     (
         "mcts",
         "Monte-Carlo tree search, UCB1; time=S playouts=N c=1.414 seed=N",
+    ),
+    (
+        "engine",
+        "the full engine: book, PVS, shared table, exact endgame; time=S depth=D threads=N \
+         hash=MB book=PATH|none eval=pattern|hand",
     ),
     (
         "gtp:COMMAND",
@@ -279,6 +288,15 @@ mod tests {
         assert!(m.validate().is_ok());
         for e in ["engine:depth=6,eval=pattern", "engine:eval=hand,time=0.1"] {
             assert!(e.parse::<PlayerSpec>().unwrap().validate().is_ok(), "{e}");
+        }
+    }
+
+    #[test]
+    fn every_listed_player_is_accepted_as_listed() {
+        for (name, _) in PLAYERS {
+            let spec = name.replace("COMMAND", "gtp-rhino");
+            let s: PlayerSpec = spec.parse().unwrap();
+            assert!(s.validate().is_ok(), "{spec}");
         }
     }
 
