@@ -660,48 +660,19 @@ pub(crate) fn iterate<E: Evaluator>(
     mut report: impl FnMut(&Worker<'_, E>, &Iteration, &[RootMove]),
 ) -> Option<Outcome> {
     let empties = board.empty_count();
+    let plan = Plan::new(mode, max_depth, empties, worker.shared.deadline);
     let mut done: Option<Outcome> = None;
     // Helpers start on a different move order and depth so that threads diverge.
     if thread > 0 && moves.len() > 1 {
         let r = thread % moves.len();
         moves.rotate_left(r);
     }
-    let end_kind = match mode {
-        Mode::Wld => ScoreKind::Wld,
-        _ => ScoreKind::Exact,
-    };
-    let final_depth = match mode {
-        Mode::Auto => max_depth.unwrap_or(u32::MAX),
-        Mode::Exact | Mode::Wld => u32::MAX,
-    };
-    let mid_limit = match mode {
-        // A depth that reaches the end means an exact solve, and the solve costs about as
-        // much as the midgame iterations up to 4-6 plies short of the end: iterating
-        // further first would cost several solves.
-        Mode::Auto if final_depth >= empties => {
-            presearch_depth(empties, worker.shared.deadline.is_some())
-        }
-        Mode::Auto => final_depth.min(empties.saturating_sub(1)),
-        Mode::Exact | Mode::Wld => presearch_depth(empties, false),
-    };
-    let want_end = match mode {
-        Mode::Auto => final_depth >= empties,
-        Mode::Exact | Mode::Wld => true,
-    };
-    // Under a time limit the solve starts as soon as it is predicted to finish in the time
-    // left, but not before the pre-search a solve without a time limit gets.
-    let early_end = match worker.shared.deadline {
-        Some(deadline) if want_end && mode == Mode::Auto => {
-            Some((deadline, presearch_depth(empties, false)))
-        }
-        _ => None,
-    };
-    worker.follows = !worker.main && want_end;
+    worker.follows = !worker.main && plan.want_end;
     let mut prev: Option<i32> = None;
     let mut prev2: Option<i32> = None;
     let start_depth = 1 + (thread as u32 & 1);
     let mut d = start_depth;
-    while d <= mid_limit {
+    while d <= plan.mid_limit {
         let aspirate = multipv == 1 && d >= 3 && worker.algo == Algorithm::Pvs;
         let started = Instant::now();
         let score = if let (Some(pv), true) = (prev2, aspirate) {
@@ -716,20 +687,7 @@ pub(crate) fn iterate<E: Evaluator>(
             break;
         }
         let Some(score) = score else {
-            // Out of time: keep the last finished iteration, but if the unfinished one has
-            // already proved another move better than its first, play that one.
-            let improved = worker.improved.take();
-            return done.map(|mut o| {
-                o.complete = false;
-                if let Some(m) = improved {
-                    if let Some(pos) = o.moves.iter().position(|x| x.sq == m.sq) {
-                        let mut x = o.moves.remove(pos);
-                        x.score = x.score.max(o.moves.first().map_or(x.score, |f| f.score));
-                        o.moves.insert(0, x);
-                    }
-                }
-                o
-            });
+            return out_of_time(done, worker.improved.take());
         };
         prev2 = prev;
         prev = Some(score);
@@ -744,7 +702,7 @@ pub(crate) fn iterate<E: Evaluator>(
         }
         done = Some(out);
         d += 1;
-        if let Some((deadline, _)) = early_end.filter(|&(_, from)| worker.main && d > from) {
+        if let Some((deadline, _)) = plan.early_end.filter(|&(_, from)| worker.main && d > from) {
             let left = deadline.saturating_duration_since(Instant::now());
             if predicted_solve(empties, d - 1, started.elapsed()) <= left.as_secs_f64() {
                 break;
@@ -752,44 +710,98 @@ pub(crate) fn iterate<E: Evaluator>(
         }
     }
     worker.follows = false;
-    if want_end {
-        if worker.main {
-            worker.shared.solving.store(true, Ordering::Relaxed);
-        }
-        let (lo, hi) = match mode {
-            Mode::Wld => (-1, 1),
-            _ => (-64, 64),
-        };
-        // The estimate of the last depth with the parity of the game's end.
-        let same = if (d - 1) % 2 == empties % 2 {
-            prev
-        } else {
-            prev2.or(prev)
-        };
-        let score = match same {
-            // A midgame estimate centres a narrow window: most of the tree is then searched
-            // with windows that cut far more than the full -64..64 one.
-            Some(guess) if multipv == 1 && mode != Mode::Wld => {
-                end_aspiration(worker, &mut moves, guess)
-            }
-            _ => worker.root(&mut moves, Depth::End, lo, hi, multipv),
-        };
-        if score.is_none() {
-            return done.map(|mut o| {
-                o.complete = false;
-                o
-            });
-        }
-        let out = Outcome {
-            depth: empties,
-            kind: end_kind,
-            moves: moves.clone(),
-            complete: true,
-        };
-        report(worker, &iteration_of(&out, board, worker), &moves);
-        done = Some(out);
+    if !plan.want_end {
+        return done;
     }
-    done
+    if worker.main {
+        worker.shared.solving.store(true, Ordering::Relaxed);
+    }
+    // The estimate of the last depth with the parity of the game's end.
+    let same = if (d - 1) % 2 == empties % 2 {
+        prev
+    } else {
+        prev2.or(prev)
+    };
+    let score = match same {
+        // A midgame estimate centres a narrow window: most of the tree is then searched
+        // with windows that cut far more than the full -64..64 one.
+        Some(guess) if multipv == 1 && mode != Mode::Wld => {
+            end_aspiration(worker, &mut moves, guess)
+        }
+        _ if mode == Mode::Wld => worker.root(&mut moves, Depth::End, -1, 1, multipv),
+        _ => worker.root(&mut moves, Depth::End, -64, 64, multipv),
+    };
+    if score.is_none() {
+        return out_of_time(done, None);
+    }
+    let out = Outcome {
+        depth: empties,
+        kind: if mode == Mode::Wld {
+            ScoreKind::Wld
+        } else {
+            ScoreKind::Exact
+        },
+        moves: moves.clone(),
+        complete: true,
+    };
+    report(worker, &iteration_of(&out, board, worker), &moves);
+    Some(out)
+}
+
+/// What one thread's iterative deepening will do, from the mode and the limits.
+struct Plan {
+    /// The deepest midgame iteration.
+    mid_limit: u32,
+    /// Whether an exact (or WLD) solve follows the midgame iterations.
+    want_end: bool,
+    /// Under a time limit, the deadline and the depth from which the main thread starts the
+    /// solve once [`predicted_solve`] fits in the time left.
+    early_end: Option<(Instant, u32)>,
+}
+
+impl Plan {
+    fn new(mode: Mode, max_depth: Option<u32>, empties: u32, deadline: Option<Instant>) -> Plan {
+        let final_depth = match mode {
+            Mode::Auto => max_depth.unwrap_or(u32::MAX),
+            Mode::Exact | Mode::Wld => u32::MAX,
+        };
+        let want_end = final_depth >= empties;
+        let mid_limit = match mode {
+            // A depth that reaches the end means an exact solve, and the solve costs about as
+            // much as the midgame iterations up to 4-6 plies short of the end: iterating
+            // further first would cost several solves.
+            Mode::Auto if want_end => presearch_depth(empties, deadline.is_some()),
+            Mode::Auto => final_depth.min(empties.saturating_sub(1)),
+            Mode::Exact | Mode::Wld => presearch_depth(empties, false),
+        };
+        // Under a time limit the solve starts as soon as it is predicted to finish in the
+        // time left, but not before the pre-search a solve without a time limit gets.
+        let early_end = deadline
+            .filter(|_| want_end && mode == Mode::Auto)
+            .map(|t| (t, presearch_depth(empties, false)));
+        Plan {
+            mid_limit,
+            want_end,
+            early_end,
+        }
+    }
+}
+
+/// The result of a search stopped by the clock: the last finished iteration, but if the
+/// unfinished one had already proved another move (`improved`) better than its first, that
+/// move first.
+fn out_of_time(done: Option<Outcome>, improved: Option<RootMove>) -> Option<Outcome> {
+    done.map(|mut o| {
+        o.complete = false;
+        if let Some(m) = improved {
+            if let Some(pos) = o.moves.iter().position(|x| x.sq == m.sq) {
+                let mut x = o.moves.remove(pos);
+                x.score = x.score.max(o.moves.first().map_or(x.score, |f| f.score));
+                o.moves.insert(0, x);
+            }
+        }
+        o
+    })
 }
 
 /// How deep the midgame iterations go before an exact solve of a position with `empties`
