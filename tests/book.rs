@@ -294,6 +294,11 @@ fn query_errors_and_unknown_positions() {
             .arg(&book),
     );
     assert!(deep.contains("not in the book"), "{deep}");
+    // The start lists its four equivalent first moves once, and says so.
+    let start = stdout(othbook().args(["explore", "--book"]).arg(&book));
+    assert!(start.contains("f5 stands for d3, c4, e6 too"), "{start}");
+    let after = stdout(othbook().args(["explore", "f5", "--book"]).arg(&book));
+    assert!(!after.contains("stands for"), "{after}");
     othbook()
         .args(["top", "--first", "a1", "--book"])
         .arg(&book)

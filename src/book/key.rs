@@ -152,6 +152,15 @@ pub fn images(b: u64) -> [u64; 8] {
     ]
 }
 
+/// The moves on `board` that its own symmetry makes equivalent to `mv`, `mv` included, in
+/// square order: the moves [`Book::moves`](crate::book::Book::moves) lists as one entry
+/// under their [`representative`] (at the start: c4, d3, e6 and f5).
+#[must_use]
+pub fn equivalent_moves(board: &Board, mv: Move) -> Vec<Move> {
+    let c = Canonical::of(board);
+    c.moves_of(c.code_of(mv))
+}
+
 /// Picks the move shown for a set of equivalent moves: the furthest right, then the lowest
 /// on the board, so the start position shows f5 (the book's normalised first move).
 #[must_use]
@@ -183,6 +192,35 @@ const fn fmix64(mut x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::board::{parse_moves, Position};
+
+    /// Checked against the plain definition: two moves are equivalent when the positions they
+    /// lead to are images of each other.
+    #[test]
+    fn equivalent_moves_lead_to_symmetric_positions() {
+        let mut pos = Position::START;
+        let mut groups = 0;
+        for mv in parse_moves("f5f6e6f4e3c5c4").unwrap() {
+            let b = pos.board;
+            for m in b.legal_moves().iter().map(Move::Play) {
+                let child = b.play_move(m).unwrap().canonical().0;
+                let same: Vec<Move> = b
+                    .legal_moves()
+                    .iter()
+                    .map(Move::Play)
+                    .filter(|x| b.play_move(*x).unwrap().canonical().0 == child)
+                    .collect();
+                assert_eq!(equivalent_moves(&b, m), same, "{m} after {pos:?}");
+                groups += usize::from(same.len() > 1);
+            }
+            pos = pos.play(mv).unwrap();
+        }
+        let start: Vec<String> = equivalent_moves(&Board::START, Move::Play(Square::F5))
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(start, ["d3", "c4", "f5", "e6"]);
+        assert!(groups > 4, "{groups}");
+    }
 
     #[test]
     fn canonical_matches_board_canonical_for_all_images() {

@@ -4,6 +4,7 @@ use super::common::{
     bad, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args, OutputFormat,
 };
 use anyhow::Result;
+use othbook::book::key::equivalent_moves;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -85,6 +86,21 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                     w,
                     diff_cell(m.average_diff())
                 )?;
+            }
+            // A symmetric position lists each set of equivalent moves once: say which.
+            for (mv, _) in &rows {
+                let same: Vec<String> = equivalent_moves(&pos.board, *mv)
+                    .iter()
+                    .filter(|m| *m != mv)
+                    .map(ToString::to_string)
+                    .collect();
+                if !same.is_empty() {
+                    writeln!(
+                        out,
+                        "{mv} stands for {} too: the position is symmetric",
+                        same.join(", ")
+                    )?;
+                }
             }
         }
         OutputFormat::Tsv => {
