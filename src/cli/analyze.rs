@@ -3,7 +3,9 @@
 //! The opening book is probed first: its statistics for the position and its moves are shown
 //! before the search, and the best move's book record after it.
 
-use super::common::{bad, check_hash, open_book, position_from_args, threads_arg};
+use super::common::{
+    bad, check_hash, open_book, position_from_args, threads_arg, write_equivalent_moves,
+};
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
@@ -57,6 +59,7 @@ fn print_book(
                 .map_or("-".to_string(), |d| format!("{d:+.1}"))
         )?;
     }
+    write_equivalent_moves(out, &pos.board, moves.iter().take(8).map(|m| m.0))?;
     Ok(moves)
 }
 

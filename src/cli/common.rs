@@ -118,3 +118,27 @@ pub fn percent_cells(s: &othbook::book::ColorStats) -> [String; 3] {
 pub fn diff_cell(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:+.1}"))
 }
+
+/// Footnotes for a book table of a symmetric position, which lists each set of equivalent
+/// moves once: "f5 stands for d3, c4, e6 too: the position is symmetric".
+pub fn write_equivalent_moves(
+    out: &mut impl std::io::Write,
+    board: &othbook::board::Board,
+    listed: impl IntoIterator<Item = othbook::board::Move>,
+) -> std::io::Result<()> {
+    for mv in listed {
+        let same: Vec<String> = othbook::book::key::equivalent_moves(board, mv)
+            .iter()
+            .filter(|m| **m != mv)
+            .map(ToString::to_string)
+            .collect();
+        if !same.is_empty() {
+            writeln!(
+                out,
+                "{mv} stands for {} too: the position is symmetric",
+                same.join(", ")
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,10 +1,10 @@
 //! `othbook explore`: a position's games and results, then every next move the book knows.
 
 use super::common::{
-    bad, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args, OutputFormat,
+    bad, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args,
+    write_equivalent_moves, OutputFormat,
 };
 use anyhow::Result;
-use othbook::book::key::equivalent_moves;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -87,21 +87,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                     diff_cell(m.average_diff())
                 )?;
             }
-            // A symmetric position lists each set of equivalent moves once: say which.
-            for (mv, _) in &rows {
-                let same: Vec<String> = equivalent_moves(&pos.board, *mv)
-                    .iter()
-                    .filter(|m| *m != mv)
-                    .map(ToString::to_string)
-                    .collect();
-                if !same.is_empty() {
-                    writeln!(
-                        out,
-                        "{mv} stands for {} too: the position is symmetric",
-                        same.join(", ")
-                    )?;
-                }
-            }
+            write_equivalent_moves(out, &pos.board, rows.iter().map(|r| r.0))?;
         }
         OutputFormat::Tsv => {
             writeln!(
