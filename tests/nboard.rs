@@ -124,3 +124,20 @@ fn move_commands_follow_the_game() {
     let go = out.iter().find(|l| l.starts_with("=== ")).unwrap();
     assert!(legal_after("f5d6").contains(&go[4..6].to_string()), "{go}");
 }
+
+/// Regression: at the start the book hints named F5 only, since the book lists the four
+/// equivalent first moves once; the GUI marks squares, so each gets its own hint.
+#[test]
+fn regression_book_hints_at_the_start_named_f5_only() {
+    let (out, _) = session(&format!(
+        "nboard 2\nset depth 2\n{}hint 4\nquit\n",
+        set_game("")
+    ));
+    let mut book: Vec<&str> = out
+        .iter()
+        .filter(|l| l.starts_with("book "))
+        .map(|l| &l[5..7])
+        .collect();
+    book.sort_unstable();
+    assert_eq!(book, ["C4", "D3", "E6", "F5"], "{out:?}");
+}

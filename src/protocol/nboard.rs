@@ -1,6 +1,7 @@
 //! The NBoard protocol (version 2), engine side: NBoard and other GUIs drive the engine here.
 
 use crate::board::{Move, Position, Square};
+use crate::book::key::equivalent_moves;
 use crate::book::Book;
 use crate::engine::{Engine, Limits, SCALE};
 use crate::play::book_choice::book_move;
@@ -207,11 +208,19 @@ impl NboardServer {
         }
         if let Some(book) = &self.book {
             let plies = self.moves.iter().filter(|m| !m.is_pass()).count();
-            for (mv, st) in book.moves(&self.position.board).iter().take(n) {
+            // One hint per square: the GUI marks squares, and a symmetric position's book
+            // entry stands for several (at the start f5 for d3, c4 and e6 too).
+            let board = &self.position.board;
+            let hints = book.moves(board).into_iter().flat_map(|(mv, st)| {
+                equivalent_moves(board, mv)
+                    .into_iter()
+                    .map(move |m| (m, st))
+            });
+            for (mv, st) in hints.take(n) {
                 writeln!(
                     out,
                     "book {} {:.2} {} {} {} games, {:.0}% points",
-                    pv_text(&[*mv]),
+                    pv_text(&[mv]),
                     st.average_diff().unwrap_or(0.0),
                     st.games(),
                     60usize.saturating_sub(plies),
