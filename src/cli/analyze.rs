@@ -68,7 +68,8 @@ fn print_book(
 #[command(
     after_help = "Scores are in discs for the side to move; `exact` lines are perfect \
 play. Without --depth or --time the search stops at depth 12 (or solves a position with at \
-most 12 empties).\n\n\
+most 12 empties). With --time the search goes on to the exact solve as soon as the solve is \
+predicted to finish in the time left.\n\n\
 Examples:\n  othbook analyze f5d6c3 --depth 14\n  othbook analyze --time 10 --threads 2 --multipv 3\n  \
 othbook analyze --position \"<64 chars> X\" --exact"
 )]
