@@ -267,19 +267,16 @@ mod tests {
         assert_eq!(default_hash_mb(std::iter::empty()), 32);
     }
 
+    fn mv(m: &str) -> Move {
+        othbook::board::parse_moves(m).expect("move")[0]
+    }
+
     fn task(scored: &[(&str, i32)]) -> Task {
         Task {
             label: "#1".into(),
             position: Position::START,
-            scored: scored
-                .iter()
-                .map(|&(m, s)| (othbook::board::parse_moves(m).expect("move")[0], s))
-                .collect(),
+            scored: scored.iter().map(|&(m, s)| (mv(m), s)).collect(),
         }
-    }
-
-    fn mv(m: &str) -> Move {
-        othbook::board::parse_moves(m).expect("move")[0]
     }
 
     /// Regression: a win/draw/loss solve was marked WRONG when its move had the best
