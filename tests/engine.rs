@@ -1,6 +1,7 @@
 //! Engine invariants: the three algorithms agree, thread counts agree on exact scores, the
 //! table never answers for another board, and time limits are kept.
 
+use othbook::board::notation::parse_moves;
 use othbook::board::{Board, Move, Position};
 use othbook::engine::tt::{Bound, Kind, TranspositionTable};
 use othbook::engine::{Algorithm, Engine, EngineError, EngineOptions, Limits, ScoreKind, SCALE};
@@ -220,6 +221,41 @@ fn time_limit_of_one_second_is_kept() {
     assert!(Board::START
         .legal_moves()
         .contains(a.best_move.square().expect("a move")));
+}
+
+/// When the clock stopped a search, its result (the last finished iteration) came with a PV
+/// read from the table after the unfinished iteration had rewritten it: `analyze` printed
+/// "f4 -1.92 (depth 14)" with a PV other than depth 14's.
+#[test]
+fn regression_timed_result_showed_the_pv_of_the_unfinished_iteration() {
+    let board = parse_moves("f5d6c3d3c4")
+        .expect("moves")
+        .into_iter()
+        .try_fold(Board::START, |b, m| b.play_move(m))
+        .expect("legal opening");
+    let mut checked = 0;
+    for threads in [1, 2] {
+        let e = engine(Algorithm::Pvs, threads);
+        let mut last = None;
+        let a = e
+            .analyze_with(&board, &Limits::time(Duration::from_millis(400)), |it| {
+                last = Some(it.clone())
+            })
+            .expect("ok");
+        let last = last.expect("at least one iteration");
+        assert!(!a.complete, "400 ms cannot finish an unbounded search");
+        assert_eq!(a.depth, last.depth);
+        assert_eq!(a.pv.first(), Some(&a.best_move));
+        // A move that the unfinished iteration proved better comes with that iteration's PV.
+        if a.best_move == last.lines[0].mv {
+            assert_eq!(a.pv, last.lines[0].pv, "{threads} thread(s)");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 0,
+        "the best move changed in every run: nothing was compared"
+    );
 }
 
 #[test]

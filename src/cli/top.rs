@@ -20,7 +20,9 @@ pub enum By {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Lines of the 4 symmetric first moves are counted together and shown \
-starting with --first.\n\nExamples:\n  othbook top --plies 10 --first d3\n  \
+starting with --first. A line counts the games that played exactly its moves in its order; \
+`explore` merges every move order that reaches the same position, so its counts can be \
+higher (after f5 d6 c3 d3 c4 f4 it also counts f5 d6 c4 d3 c3 f4).\n\nExamples:\n  othbook top --plies 10 --first d3\n  \
 othbook top --plies 6 --limit 5 --by score --format tsv"
 )]
 pub struct Args {

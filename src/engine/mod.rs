@@ -354,6 +354,8 @@ impl<E: Evaluator> Engine<E> {
         let multipv = limits.multipv.min(moves.len());
         let first: Mutex<Option<Outcome>> = Mutex::new(None);
         let mut main_outcome = None;
+        // The main thread's last finished iteration, with its PVs as reported.
+        let mut reported: Option<Iteration> = None;
         std::thread::scope(|scope| {
             for t in 1..self.options.threads {
                 let (shared, first, moves) = (&shared, &first, moves.clone());
@@ -386,6 +388,7 @@ impl<E: Evaluator> Engine<E> {
                 |_, it, _| {
                     let mut it = it.clone();
                     fill_pvs(&self.tt, root, &mut it.lines, multipv, it.depth, it.kind);
+                    reported = Some(it.clone());
                     if passed {
                         flip_for_pass(&mut it.lines);
                     }
@@ -434,6 +437,16 @@ impl<E: Evaluator> Engine<E> {
                 (lines, 0, ScoreKind::Midgame, false)
             }
         };
+        if !complete {
+            // The unfinished iteration has already rewritten the table along its own lines:
+            // the PVs of the finished iteration that this result reports are those it printed.
+            let same = reported.filter(|it| it.depth == depth && it.kind == kind);
+            for l in lines.iter_mut() {
+                if let Some(seen) = same.iter().flat_map(|it| &it.lines).find(|s| s.mv == l.mv) {
+                    l.pv.clone_from(&seen.pv);
+                }
+            }
+        }
         fill_pvs(&self.tt, root, &mut lines, multipv, depth, kind);
         if kind == ScoreKind::Exact && complete {
             for l in lines.iter_mut().take(multipv).filter(|l| l.exact) {
@@ -497,6 +510,7 @@ fn finish<E>(shared: &Shared<'_, E>, first: &Mutex<Option<Outcome>>, out: Option
     shared.stop.store(true, Ordering::Relaxed);
 }
 
+/// PVs from the table for the first `k` lines that have none yet.
 fn fill_pvs(
     tt: &TranspositionTable,
     root: Board,
@@ -509,7 +523,7 @@ fn fill_pvs(
         ScoreKind::Midgame => depth.saturating_sub(1) as usize,
         _ => 60,
     };
-    for l in lines.iter_mut().take(k.max(1)) {
+    for l in lines.iter_mut().take(k.max(1)).filter(|l| l.pv.is_empty()) {
         let Move::Play(sq) = l.mv else { continue };
         let child = root.play(sq).expect("root move is legal");
         l.pv = vec![l.mv];
