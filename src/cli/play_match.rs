@@ -236,7 +236,7 @@ fn save_format(path: &std::path::Path) -> Result<othbook::transcript::Format> {
 fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Result<()> {
     writeln!(
         out,
-        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>9} {:>10} {:>12} {:>6}",
+        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>7} {:>7} {:>9} {:>10} {:>12} {:>12}",
         "player",
         "games",
         "won",
@@ -247,7 +247,7 @@ fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Resul
         "avg disc",
         "s/move",
         "nodes/move",
-        "time-"
+        "lost on time"
     )?;
     for (spec, is_a) in [(&cfg.a, true), (&cfg.b, false)] {
         let t = totals(games, is_a);
@@ -259,7 +259,7 @@ fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Resul
         let moves = f64::from(t.moves.max(1));
         writeln!(
             out,
-            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>7.1} {:>6.1}% {:>+9.2} {:>10.4} {:>12.0} {:>6}",
+            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>7.1} {:>6.1}% {:>+9.2} {:>10.4} {:>12.0} {:>12}",
             truncate(&spec.to_string(), 28),
             t.games,
             t.wins,
