@@ -107,6 +107,32 @@ fn analyze_says_when_the_side_to_move_passes() {
     assert!(out.contains("best: pass"), "{out}");
 }
 
+/// A finished game late in an OBF file stopped `solve` only when its turn came, after the
+/// solves before it had run and been printed.
+#[test]
+fn regression_solve_found_a_finished_game_only_after_solving_the_positions_before_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("two.obf");
+    let first = std::fs::read_to_string(FFO)
+        .expect("FFO file")
+        .lines()
+        .next()
+        .expect("FFO #1")
+        .to_string();
+    let finished = format!("{} X;", "X".repeat(64));
+    std::fs::write(&file, format!("{first}\n{finished}\n")).expect("write");
+    let out = othbook()
+        .args(["solve", file.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("two.obf:2: the game is over"),
+        "{out:?}"
+    );
+    assert!(out.stdout.is_empty(), "solved before failing: {out:?}");
+}
+
 #[test]
 fn bad_input_exits_with_2() {
     fails_with_2(&["analyze", "--depth", "0"], "out of range");

@@ -98,12 +98,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     )?;
     let (mut total_nodes, mut total_time, mut checked, mut wrong) = (0u64, Duration::ZERO, 0, 0);
     for t in &tasks {
-        if t.position.board.is_game_over() {
-            return Err(bad(format!(
-                "{}: the game is over, nothing to solve",
-                t.label
-            )));
-        }
         let a = engine
             .analyze(&t.position.board, &limits)
             .map_err(|e| bad(format!("{}: {e}", t.label)))?;
@@ -171,6 +165,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+const GAME_OVER: &str = "the game is over, nothing to solve";
+
 fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
     let path = Path::new(input);
     if !path.exists() {
@@ -182,6 +178,9 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
                 "{input:?} is neither an existing file nor a position: {e}"
             ))
         })?;
+        if position.board.is_game_over() {
+            return Err(bad(GAME_OVER));
+        }
         return Ok(vec![Task {
             label: "input".into(),
             position,
@@ -211,6 +210,11 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
         let mut parts = line.split(';');
         let board = parts.next().unwrap_or("").trim();
         let position: Position = board.parse().map_err(|e| at(format!("{e}")))?;
+        // Checked while reading, so that a finished game late in a file does not cost the
+        // solves before it.
+        if position.board.is_game_over() {
+            return Err(at(GAME_OVER.into()));
+        }
         let mut scored = Vec::new();
         for field in parts.map(str::trim).filter(|f| !f.is_empty()) {
             let (mv, score) = field
