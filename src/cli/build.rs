@@ -161,10 +161,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let bytes = write_book(&args.output, &data)?;
     writeln!(
         out,
-        "{}: {} games used ({} filtered out, {} not from the start), {} positions, {} moves, \
+        "{}: {} game{} used ({} filtered out, {} not from the start), {} positions, {} moves, \
          {} lines, {bytes} bytes; read {read_secs:.2} s, total {:.2} s",
         args.output.display(),
         report.games_used,
+        if report.games_used == 1 { "" } else { "s" },
         report.filtered_out,
         report.other_start,
         data.positions.len(),
