@@ -1,8 +1,9 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `book` (opening book), `transcript` (game
-//! records), `board` (bitboards, moves, symmetries, perft).
+//! records), `board` (bitboards, moves, symmetries, perft). `atomic_file` serves them all.
 
+pub mod atomic_file;
 pub mod board;
 pub mod book;
 pub mod engine;

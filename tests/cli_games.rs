@@ -193,3 +193,187 @@ fn from_overrides_the_extension() {
     ]);
     assert!(json.contains("\"pgn\": {\"games\": 6"), "{json}");
 }
+
+/// Runs othbook in `dir` and returns (exit code, stdout, stderr).
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = othbook().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn copy_fixtures(dir: &std::path::Path, names: &[&str]) {
+    for name in names {
+        std::fs::copy(fix(name), dir.join(name)).unwrap();
+    }
+}
+
+#[test]
+fn regression_wtb_output_overwrote_the_folders_player_and_tournament_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_fixtures(d, &["WTH_2001.wtb", "WTHOR.JOU", "WTHOR.TRN", "games.pgn"]);
+    let as_pgn = |file: &str| {
+        let (code, out, err) = run_in(
+            d,
+            &["games", "convert", "-q", file, "--to", "pgn", "-o", "-"],
+        );
+        assert_eq!(code, Some(0), "{err}");
+        out
+    };
+    let before = as_pgn("WTH_2001.wtb");
+    let jou = std::fs::read(d.join("WTHOR.JOU")).unwrap();
+    let trn = std::fs::read(d.join("WTHOR.TRN")).unwrap();
+    // Another file of the same folder, and the same file rewritten in place.
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "games",
+            "convert",
+            "games.pgn",
+            "--to",
+            "wtb",
+            "-o",
+            "mine.wtb",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "games",
+            "convert",
+            "WTH_2001.wtb",
+            "--to",
+            "wtb",
+            "-o",
+            "WTH_2001.wtb",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        as_pgn("WTH_2001.wtb"),
+        before,
+        "the names of the folder's games changed"
+    );
+    // The new names come after the old ones, which stay byte for byte.
+    let jou2 = std::fs::read(d.join("WTHOR.JOU")).unwrap();
+    let trn2 = std::fs::read(d.join("WTHOR.TRN")).unwrap();
+    assert!(jou2.len() > jou.len() && jou2[16..jou.len()] == jou[16..]);
+    assert!(trn2.len() > trn.len() && trn2[16..trn.len()] == trn[16..]);
+    let mine = as_pgn("mine.wtb");
+    assert!(
+        mine.contains("[Event \"Fixture Open\"]") && mine.contains("[White \"Bob\"]"),
+        "{mine}"
+    );
+}
+
+#[test]
+fn regression_winner_only_results_became_draws_in_pgn_and_wthor() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("r.pgn"),
+        "[Event \"a\"]\n[Result \"1-0\"]\n1. f5 d6 2. c3 1-0\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("w.csv"), "moves,winner\nf5d6c3d3c4,-1\n").unwrap();
+    std::fs::write(d.join("m.txt"), "f5d6c3 1-0\n").unwrap();
+    let (code, out, err) = run_in(
+        d,
+        &["games", "convert", "-q", "r.pgn", "--to", "pgn", "-o", "-"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("[Result \"1-0\"]"), "{out}");
+    let (code, out, _) = run_in(
+        d,
+        &[
+            "games", "convert", "-q", "m.txt", "--to", "moves", "-o", "-",
+        ],
+    );
+    assert_eq!((code, out.as_str()), (Some(0), "f5d6c3 1-0\n"));
+    let (code, _, err) = run_in(
+        d,
+        &["games", "convert", "w.csv", "--to", "wtb", "-o", "w.wtb"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("widened by one disc"), "{err}");
+    let (_, out, _) = run_in(d, &["games", "stats", "-q", "w.wtb", "--format", "tsv"]);
+    assert!(out.contains("total\tgames\twhite_wins\t1"), "{out}");
+}
+
+#[test]
+fn regression_unreadable_inputs_still_gave_a_book_and_emptied_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_fixtures(d, &["logistello.gam"]);
+    std::fs::create_dir(d.join("folder.gam")).unwrap();
+    std::fs::write(d.join("keep.book"), "precious").unwrap();
+    std::fs::write(d.join("keep.pgn"), "precious").unwrap();
+    let (code, _, err) = run_in(
+        d,
+        &["build", "folder.gam", "logistello.gam", "-o", "keep.book"],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("no book written") && err.contains("folder.gam: not a regular file"),
+        "{err}"
+    );
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "games",
+            "convert",
+            "-q",
+            "missing.gam",
+            "logistello.gam",
+            "--to",
+            "pgn",
+            "-o",
+            "keep.pgn",
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    // Quiet mode hides the summary, not the reason.
+    assert!(
+        err.contains("nothing written") && err.contains("missing.gam: cannot open"),
+        "{err}"
+    );
+    for f in ["keep.book", "keep.pgn"] {
+        assert_eq!(
+            std::fs::read_to_string(d.join(f)).unwrap(),
+            "precious",
+            "{f}"
+        );
+    }
+    // No temporary file is left behind.
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 4);
+}
+
+#[test]
+fn regression_build_overwrote_its_input_and_counted_a_file_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_fixtures(d, &["logistello.gam"]);
+    let original = std::fs::read(d.join("logistello.gam")).unwrap();
+    let (code, _, err) = run_in(d, &["build", "logistello.gam", "-o", "logistello.gam"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("would destroy the input"), "{err}");
+    assert_eq!(std::fs::read(d.join("logistello.gam")).unwrap(), original);
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "build",
+            "logistello.gam",
+            "./logistello.gam",
+            "-o",
+            "b.book",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("are the same file"), "{err}");
+    let (code, _, err) = run_in(d, &["games", "stats", "logistello.gam", "logistello.gam"]);
+    assert_eq!(code, Some(2), "{err}");
+}

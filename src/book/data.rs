@@ -48,7 +48,7 @@ pub enum PlayerColor {
 pub struct Source {
     /// The file as named on the command line.
     pub name: String,
-    /// Games read from it.
+    /// Games read from it that replayed correctly (skipped games are not counted).
     pub games_read: u64,
     /// Games that passed the filters and went into the book.
     pub games_used: u64,

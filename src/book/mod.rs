@@ -45,7 +45,7 @@ pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file cannot be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: String,

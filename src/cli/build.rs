@@ -107,6 +107,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
+    super::common::distinct_files(&args.inputs, Some(&args.output))?;
     let format = super::common::input_format(args.input_format.as_deref())?;
     let options = BuildOptions {
         plies: args.plies,
@@ -144,6 +145,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )
     })?;
     writeln!(out, "{}", ingested.summary)?;
+    // A book that silently lacks a whole input is worse than no book.
+    super::common::unreadable_inputs(&ingested.summary, "no book written")?;
     let read_secs = start.elapsed().as_secs_f64();
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(ingested.games.len() as u64);

@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use othbook::board::{parse_moves, Position};
+use std::path::Path;
 
 /// An error in what the user typed: reported with exit code 2.
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +18,55 @@ pub fn input_format(arg: Option<&str>) -> Result<Option<othbook::transcript::For
 
 pub fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
+}
+
+/// Refuses inputs that name the same file twice, and an output that is one of the inputs:
+/// either would count games twice or destroy an input.
+pub fn distinct_files(inputs: &[std::path::PathBuf], output: Option<&Path>) -> Result<()> {
+    let mut seen = std::collections::HashMap::new();
+    for p in inputs {
+        let Ok(real) = std::fs::canonicalize(p) else {
+            continue;
+        };
+        if let Some(first) = seen.insert(real, p) {
+            return Err(bad(format!(
+                "{} and {} are the same file: its games would count twice",
+                first.display(),
+                p.display()
+            )));
+        }
+    }
+    if let Some(out) = output {
+        if let Some(input) = std::fs::canonicalize(out)
+            .ok()
+            .and_then(|real| seen.get(&real))
+        {
+            return Err(bad(format!(
+                "the output {} is the input {}: writing it would destroy the input",
+                out.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An error naming every input file that could not be read and why (`after` says what
+/// became of the output), so that a quiet run still tells the reason.
+pub fn unreadable_inputs(summary: &othbook::transcript::IngestSummary, after: &str) -> Result<()> {
+    let failed: Vec<(&str, &str)> = summary.failed_files().collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    let mut msg = format!(
+        "{} input file{} could not be read; {after}",
+        failed.len(),
+        if failed.len() == 1 { "" } else { "s" }
+    );
+    for (path, why) in failed {
+        msg.push_str(&format!("\n  {path}: {why}"));
+    }
+    Err(anyhow::anyhow!(msg))
 }
 
 /// The position given by `--position` (or the start), after the moves of `moves`.

@@ -1,6 +1,6 @@
 //! `othbook games`: read game collections (stats) and convert them between formats.
 
-use super::common::{bad, json_str};
+use super::common::{bad, json_str, unreadable_inputs};
 use anyhow::{Context, Result};
 use othbook::board::Move;
 use othbook::transcript::write::{write_file, write_text, WriteReport};
@@ -86,6 +86,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 }
 
 fn read(input: &Input) -> Result<Ingest> {
+    super::common::distinct_files(&input.files, None)?;
     let opts = IngestOptions {
         format: input.from,
         strict: input.strict,
@@ -96,19 +97,6 @@ fn read(input: &Input) -> Result<Ingest> {
         let _ = write!(std::io::stderr(), "{}", got.summary);
     }
     Ok(got)
-}
-
-/// An error (exit 1) when some files could not be read, after the output is written.
-fn unreadable(summary: &IngestSummary) -> Result<()> {
-    let n = summary.failed_files().count();
-    if n == 0 {
-        Ok(())
-    } else {
-        Err(anyhow::anyhow!(
-            "{n} file{} could not be read (see above)",
-            if n == 1 { "" } else { "s" }
-        ))
-    }
 }
 
 fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
@@ -123,6 +111,9 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
         return Err(bad("WTHOR output needs a file (-o NAME.wtb)"));
     }
     let got = read(&a.input)?;
+    // Converting only the readable files would drop whole inputs without a trace in the
+    // output: nothing is written unless every file was read.
+    unreadable_inputs(&got.summary, "nothing written")?;
     let report: WriteReport = if to_stdout {
         write_text(&got.games, a.to, out)?
     } else {
@@ -140,9 +131,12 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
                 let _ = write!(msg, "\n  {src}: {why}");
             }
         }
+        for note in &report.notes {
+            let _ = write!(msg, "\nnote: {note}");
+        }
         let _ = writeln!(std::io::stderr(), "{msg}");
     }
-    unreadable(&got.summary)
+    Ok(())
 }
 
 /// Figures for one group of games (a format, or everything).
@@ -216,7 +210,7 @@ fn stats(a: StatsArgs, out: &mut impl Write) -> Result<()> {
         _ => table(&all),
     };
     out.write_all(text.as_bytes())?;
-    unreadable(&got.summary)
+    unreadable_inputs(&got.summary, "the figures above leave them out")
 }
 
 fn table(all: &[(&str, &Stats)]) -> String {

@@ -65,7 +65,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 row(
                     "source",
                     format!(
-                        "{} ({} games read, {} used)",
+                        "{} ({} games accepted, {} used)",
                         s.name, s.games_read, s.games_used
                     ),
                 )?;

@@ -29,10 +29,24 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
+    super::common::distinct_files(&args.inputs, None)?;
     let mut books = Vec::with_capacity(args.inputs.len());
+    let mut first_source = std::collections::HashMap::new();
     for p in &args.inputs {
         let book = Book::open(p)?;
-        books.push(book.to_data()?);
+        let data = book.to_data()?;
+        for s in &data.info.sources {
+            if let Some(other) = first_source.insert(s.name.clone(), p) {
+                eprintln!(
+                    "warning: {} and {} were both built from {}: if that is one file, its \
+                     games count twice",
+                    other.display(),
+                    p.display(),
+                    s.name
+                );
+            }
+        }
+        books.push(data);
     }
     let merged = BookData::merge(&books, args.min_games)?;
     let bytes = write_book(&args.output, &merged)

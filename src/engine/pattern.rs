@@ -664,7 +664,7 @@ pub enum EvalFileError {
     #[error("evaluation file has a bad phase layout: {0}")]
     Phases(String),
     /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -672,7 +672,7 @@ pub enum EvalFileError {
         source: std::io::Error,
     },
     /// The contents of a named file are bad.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     InFile {
         /// The file.
         path: PathBuf,
@@ -932,10 +932,13 @@ impl PatternEval {
     /// Writes the weight file.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), EvalFileError> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_bytes()).map_err(|source| EvalFileError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        let bytes = self.to_bytes();
+        crate::atomic_file::replace(path, |f| std::io::Write::write_all(f, &bytes)).map_err(
+            |source| EvalFileError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+        )
     }
 
     /// The evaluation by the portable code path (walking squares instead of `pext`), for

@@ -159,7 +159,11 @@ impl PlayerSpec {
             .options
             .get("book")
             .map_or(BookSetting::Default, |v| BookSetting::parse(v));
-        setting.open().map_err(|e| self.err(format!("book: {e}")))
+        setting.open().map_err(|e| {
+            // The book error names the file; its source says what went wrong with it.
+            let why = std::error::Error::source(&e).map_or(String::new(), |s| format!(": {s}"));
+            self.err(format!("book: {e}{why}"))
+        })
     }
 
     fn eval(&self) -> Result<EvalKind, SpecError> {

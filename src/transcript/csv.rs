@@ -116,11 +116,11 @@ pub(crate) fn parse_row(layout: &Layout, line: &[u8], no: u64) -> Option<Parsed>
     };
     if let Some(score) = get(layout.score).filter(|s| !s.is_empty()) {
         match lex::line_result(score) {
-            Ok((_, Some(diff))) => {
+            Ok((_, Some((diff, winner_only)))) => {
                 game.result = Some(RawResult {
                     disc_diff: diff,
                     raw: String::from_utf8_lossy(score).into_owned(),
-                    winner_only: false,
+                    winner_only,
                 });
             }
             Ok((_, None)) => {}

@@ -67,15 +67,22 @@ pub(crate) fn diff_from_counts(black: i32, white: i32) -> Option<i32> {
     })
 }
 
-/// A result at the end of a line: `B-W` disc counts, a signed difference, or `*` (unknown).
-/// `Some(None)` for `*`.
-pub(crate) fn line_result(i: In) -> IResult<In, Option<i32>> {
+/// A result at the end of a line: `1-0`, `0-1` or `1/2-1/2` (the winner only), `B-W` disc
+/// counts, a signed difference, or `*` (unknown). `Some((diff, winner_only))`, `None` for `*`;
+/// a winner-only result has the difference's sign only (`1`, `-1`, `0`).
+pub(crate) fn line_result(i: In) -> IResult<In, Option<(i32, bool)>> {
     terminated(
         alt((
+            // Read as disc counts, 1-0 would be a board with one disc: no game ends so.
+            value(Some((1, true)), tag("1-0")),
+            value(Some((-1, true)), tag("0-1")),
+            value(Some((0, true)), tag("1/2-1/2")),
             map_opt(separated_pair(count, tag("-"), count), |(b, w)| {
-                diff_from_counts(b, w).map(Some)
+                diff_from_counts(b, w).map(|d| Some((d, false)))
             }),
-            map_opt(signed_int, |d| (-64..=64).contains(&d).then_some(Some(d))),
+            map_opt(signed_int, |d| {
+                (-64..=64).contains(&d).then_some(Some((d, false)))
+            }),
             value(None, tag("*")),
         )),
         pair(space0, eof),
@@ -109,10 +116,13 @@ mod tests {
 
     #[test]
     fn results() {
-        assert_eq!(line_result(b"28-36").unwrap().1, Some(-8));
-        assert_eq!(line_result(b"30-32 ").unwrap().1, Some(-4));
-        assert_eq!(line_result(b"-04").unwrap().1, Some(-4));
-        assert_eq!(line_result(b"+12").unwrap().1, Some(12));
+        assert_eq!(line_result(b"28-36").unwrap().1, Some((-8, false)));
+        assert_eq!(line_result(b"30-32 ").unwrap().1, Some((-4, false)));
+        assert_eq!(line_result(b"-04").unwrap().1, Some((-4, false)));
+        assert_eq!(line_result(b"+12").unwrap().1, Some((12, false)));
+        assert_eq!(line_result(b"1-0").unwrap().1, Some((1, true)));
+        assert_eq!(line_result(b"0-1").unwrap().1, Some((-1, true)));
+        assert_eq!(line_result(b"1/2-1/2").unwrap().1, Some((0, true)));
         assert_eq!(line_result(b"*").unwrap().1, None);
         assert!(line_result(b"99-1").is_err());
         assert!(line_result(b"+99999999999").is_err());

@@ -19,8 +19,9 @@ fn token(i: In) -> IResult<In, Option<Move>> {
     ))(i)
 }
 
-/// A result found after the moves: the value (`None` for `*`) and its text.
-pub(crate) type LineResult<'a> = (Option<i32>, &'a [u8]);
+/// A result found after the moves: the value and whether it names the winner only (`None`
+/// for `*`), and its text.
+pub(crate) type LineResult<'a> = (Option<(i32, bool)>, &'a [u8]);
 
 /// Reads moves from `text` until a result or the end; returns the moves, the result (if
 /// any, `Some(None)` for `*`) and the byte offset where reading stopped on an error.
@@ -32,7 +33,10 @@ pub(crate) fn read_moves(text: &[u8]) -> Result<(Vec<RawMove>, Option<LineResult
             return Ok((out, None));
         }
         let signed = matches!(i[0], b'+' | b'-') && i.get(1).is_some_and(u8::is_ascii_digit);
-        if i[0].is_ascii_digit() || i[0] == b'*' || signed {
+        // A result stands apart from the moves: in `f5d6c3d33` the last 3 is a typo, not +3.
+        let at = lex::offset(text, i);
+        let apart = at == 0 || matches!(text[at - 1], b' ' | b'\t' | b',' | b';');
+        if apart && (i[0].is_ascii_digit() || i[0] == b'*' || signed) {
             if let Ok((_, r)) = lex::line_result(i) {
                 return Ok((out, Some((r, i.trim_ascii()))));
             }
@@ -63,11 +67,11 @@ pub(crate) fn parse_text(text: &[u8], location: Location) -> Parsed {
         Ok((moves, result)) => {
             let mut game = RawGame::new(location);
             game.moves = moves;
-            if let Some((Some(diff), raw)) = result {
+            if let Some((Some((diff, winner_only)), raw)) = result {
                 game.result = Some(RawResult {
                     disc_diff: diff,
                     raw: String::from_utf8_lossy(raw).into_owned(),
-                    winner_only: false,
+                    winner_only,
                 });
             }
             Ok(game)
@@ -92,6 +96,23 @@ mod tests {
             .iter()
             .map(|m| m.mv)
             .collect()
+    }
+
+    #[test]
+    fn regression_a_typo_after_the_moves_was_read_as_a_result() {
+        let e = parse_line(b"f5d6c3d33", 4).unwrap().unwrap_err();
+        assert!(e.detail.contains("column 9"), "{}", e.detail);
+        assert!(parse_line(b"f5d6c3+4", 4).unwrap().is_err());
+        let g = parse_line(b"f5d6c3d3 +4", 4).unwrap().unwrap();
+        assert_eq!(
+            g.result.map(|r| (r.disc_diff, r.winner_only)),
+            Some((4, false))
+        );
+        let g = parse_line(b"f5d6c3, 1-0", 4).unwrap().unwrap();
+        assert_eq!(
+            g.result.map(|r| (r.disc_diff, r.winner_only)),
+            Some((1, true))
+        );
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub(crate) fn blocks(bytes: &[u8]) -> Vec<(u64, &[u8])> {
         // Lines are sub-slices of `bytes`: their address gives their offset.
         let here = line.as_ptr() as usize - bytes.as_ptr() as usize;
         let t = line.trim_ascii();
+        // A comment line belongs to no game: it neither starts one nor ends a tag section.
+        if super::lines::is_comment(t) {
+            continue;
+        }
         if t.starts_with(b"[") {
             if in_moves || start.is_none() {
                 if let Some((n, s)) = start {
@@ -82,9 +86,14 @@ fn token(i: In) -> IResult<In, Token> {
             Token::Skip,
             delimited(char('{'), take_till(|b| b == b'}'), char('}')),
         ),
+        // Rest-of-line comments: PGN's `;` and `%` escape, and the `#` and `//` comment lines
+        // every text format accepts.
         value(
             Token::Skip,
-            preceded(char(';'), take_till(|b| b == b'\n' || b == b'\r')),
+            preceded(
+                alt((tag(";"), tag("%"), tag("#"), tag("//"))),
+                take_till(|b| b == b'\n' || b == b'\r'),
+            ),
         ),
         value(Token::Skip, preceded(char('$'), digit1)),
         // Chess-style results name the winner only.
@@ -113,7 +122,15 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
     let mut result_tag: Option<Vec<u8>> = None;
     let mut i = block;
     loop {
-        let (rest, _) = multispace0::<_, nom::error::Error<In>>(i).unwrap_or((i, i));
+        let (mut rest, _) = multispace0::<_, nom::error::Error<In>>(i).unwrap_or((i, i));
+        while super::lines::is_comment(rest) {
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+                .unwrap_or(rest.len());
+            rest = multispace0::<_, nom::error::Error<In>>(&rest[end..])
+                .map_or(&rest[end..], |(r, _)| r);
+        }
         if !rest.starts_with(b"[") {
             i = rest;
             break;
@@ -151,22 +168,20 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
     while !i.is_empty() {
         match token(i) {
             Ok((rest, Token::Skip)) => i = rest,
+            // Comments may follow the result; moves and a second result may not.
+            Ok((_, Token::Move(_) | Token::Result(_))) if text_result.is_some() => {
+                return Err(RawIssue::syntax(
+                    Location::Line(line_at(i)),
+                    format!("text after the result: {:?}", super::raw::snippet(i)),
+                ));
+            }
             Ok((rest, Token::Move(m))) => {
                 game.moves.push(RawMove::new(m));
                 i = rest;
             }
             Ok((rest, Token::Result(r))) => {
-                text_result = Some((r, &i[..lex::offset(i, rest)]));
+                text_result = Some((r, i[..lex::offset(i, rest)].trim_ascii()));
                 i = rest;
-                if !i.trim_ascii().is_empty() {
-                    return Err(RawIssue::syntax(
-                        Location::Line(line_at(i.trim_ascii_start())),
-                        format!(
-                            "text after the result: {:?}",
-                            super::raw::snippet(i.trim_ascii_start())
-                        ),
-                    ));
-                }
             }
             Err(_) => {
                 return Err(RawIssue::syntax(
@@ -224,6 +239,33 @@ mod tests {
         let g = parse_block(b[1].1, b[1].0).unwrap();
         assert_eq!(g.moves.len(), 3);
         assert!(g.result.is_none());
+    }
+
+    fn games_of(text: &[u8]) -> Vec<Result<usize, String>> {
+        blocks(text)
+            .into_iter()
+            .map(|(first, b)| {
+                parse_block(b, first)
+                    .map(|g| g.moves.len())
+                    .map_err(|e| e.detail)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn regression_comments_around_games_dropped_a_game_or_made_an_empty_one() {
+        // A comment line after a result, and a comment after it on the same line.
+        let text = b"[Event \"a\"]\n1. f5 d6 *\n\n; c\n\n[Event \"b\"]\n1. f5 f6 * {end}\n";
+        assert_eq!(games_of(text), vec![Ok(2), Ok(2)]);
+        // Comment lines before the first game and between tags belong to no game.
+        let text = b"; c\n# d\n% e\n// f\n[Event \"a\"]\n# g\n[Black \"x\"]\n1. f5 d6 *\n";
+        assert_eq!(games_of(text), vec![Ok(2)]);
+        // A move after the result is still an error.
+        let got = games_of(b"[Event \"a\"]\n1. f5 d6 * f4\n");
+        assert!(
+            matches!(&got[..], [Err(e)] if e.contains("text after the result")),
+            "{got:?}"
+        );
     }
 
     #[test]

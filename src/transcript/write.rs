@@ -2,7 +2,7 @@
 //! Text output to a path ending in `.gz` is compressed.
 
 use super::format::Format;
-use super::record::{GameRecord, SourceRef};
+use super::record::{GameRecord, GameResult, SourceRef};
 use super::wthor;
 use crate::board::{Color, Move, Position};
 use std::fmt::Write as _;
@@ -16,6 +16,8 @@ pub struct WriteReport {
     pub written: u64,
     /// Games left out, with the reason.
     pub skipped: Vec<(SourceRef, String)>,
+    /// What the format could not hold exactly, one line per kind of change.
+    pub notes: Vec<String>,
 }
 
 /// Why writing failed.
@@ -25,7 +27,7 @@ pub enum WriteError {
     #[error("cannot write {0}: use gam, moves, pgn or wthor")]
     Unsupported(Format),
     /// The output could not be written.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The output path.
         path: String,
@@ -63,31 +65,37 @@ pub fn write_file(
                 None => keep.push(g),
             }
         }
-        wthor::write(&keep, path).map_err(io_err)?;
+        report.notes = wthor::write(&keep, path).map_err(io_err)?;
         report.written = keep.len() as u64;
         return Ok(report);
     }
-    let file = std::fs::File::create(path).map_err(io_err)?;
+    if !WRITABLE.contains(&to) {
+        return Err(WriteError::Unsupported(to));
+    }
     let gz = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-    if gz {
-        let mut enc =
-            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
-        let report = write_text(games, to, &mut enc).map_err(|e| match e {
-            WriteError::Io { source, .. } => io_err(source),
-            e => e,
-        })?;
-        enc.finish().and_then(|mut w| w.flush()).map_err(io_err)?;
-        Ok(report)
-    } else {
-        let mut w = io::BufWriter::new(file);
-        let report = write_text(games, to, &mut w).map_err(|e| match e {
-            WriteError::Io { source, .. } => io_err(source),
-            e => e,
-        })?;
-        w.flush().map_err(io_err)?;
-        Ok(report)
+    let as_io = |e: WriteError| match e {
+        WriteError::Io { source, .. } => source,
+        e => io::Error::other(e.to_string()),
+    };
+    crate::atomic_file::replace(path, |file| {
+        if gz {
+            let mut enc = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+            let report = write_text(games, to, &mut enc).map_err(as_io)?;
+            enc.finish()?;
+            Ok(report)
+        } else {
+            write_text(games, to, file).map_err(as_io)
+        }
+    })
+    .map_err(io_err)
+}
+
+fn io_write(source: io::Error) -> WriteError {
+    WriteError::Io {
+        path: "output".into(),
+        source,
     }
 }
 
@@ -97,10 +105,7 @@ pub fn write_text(
     to: Format,
     out: &mut impl Write,
 ) -> Result<WriteReport, WriteError> {
-    let io_err = |source| WriteError::Io {
-        path: "output".into(),
-        source,
-    };
+    let io_err = io_write;
     let mut report = WriteReport::default();
     let mut line = String::with_capacity(256);
     for g in games {
@@ -239,6 +244,13 @@ fn ggf_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// The result's text when the source named the winner only (`1-0`, `0-1`, `1/2-1/2`).
+fn winner_only(r: &GameResult) -> Option<&str> {
+    let (_, value) = super::lex::line_result(r.raw.as_bytes()).ok()?;
+    let (sign, winner_only) = value?;
+    (winner_only && sign == r.disc_diff.signum()).then_some(r.raw.as_str())
+}
+
 fn moves_line(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
     from_start(g, "move strings hold only games from the standard start")?;
     for m in &g.moves {
@@ -246,8 +258,14 @@ fn moves_line(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
             let _ = write!(s, "{sq}");
         }
     }
-    if let Some(r) = &g.result {
-        let _ = write!(s, " {:+}", r.disc_diff);
+    match g.result.as_ref().map(|r| (r, winner_only(r))) {
+        Some((_, Some(text))) => {
+            let _ = write!(s, " {text}");
+        }
+        Some((r, None)) => {
+            let _ = write!(s, " {:+}", r.disc_diff);
+        }
+        None => {}
     }
     s.push('\n');
     Ok(())
@@ -275,16 +293,22 @@ fn pgn_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
     pgn_tag(s, "Black", g.black.as_deref().unwrap_or("?"));
     pgn_tag(s, "White", g.white.as_deref().unwrap_or("?"));
     let result = match &g.result {
+        None => "*".to_string(),
+        // The source's own text when it is a PGN result of this value: the winner only, or
+        // disc counts.
+        Some(r) if winner_only(r).is_some() => r.raw.clone(),
         Some(r)
             if super::lex::line_result(r.raw.as_bytes())
-                .is_ok_and(|(_, d)| d == Some(r.disc_diff))
+                .is_ok_and(|(_, v)| v == Some((r.disc_diff, false)))
                 && r.raw.contains('-')
                 && !r.raw.starts_with(['-', '+']) =>
         {
             r.raw.clone()
         }
+        // Disc counts only give even margins: an odd one (a winner-only or resigned result)
+        // keeps its winner.
+        Some(r) if r.disc_diff % 2 != 0 => if r.disc_diff > 0 { "1-0" } else { "0-1" }.into(),
         Some(r) => counts(r.disc_diff),
-        None => "*".to_string(),
     };
     pgn_tag(s, "Result", &result);
     if g.start != Position::START {

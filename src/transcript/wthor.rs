@@ -121,17 +121,20 @@ fn read_names(bytes: &[u8], size: usize) -> Vec<String> {
     bytes[HEADER..]
         .chunks_exact(size)
         .take(n)
-        .map(|rec| {
-            let end = rec.iter().position(|&b| b == 0).unwrap_or(rec.len());
-            // Latin-1: every byte is the code point of the same value.
-            rec[..end]
-                .iter()
-                .map(|&b| b as char)
-                .collect::<String>()
-                .trim()
-                .to_string()
-        })
+        .map(decode_name)
         .collect()
+}
+
+/// One NUL-padded Latin-1 name record as text.
+fn decode_name(rec: &[u8]) -> String {
+    let end = rec.iter().position(|&b| b == 0).unwrap_or(rec.len());
+    // Latin-1: every byte is the code point of the same value.
+    rec[..end]
+        .iter()
+        .map(|&b| b as char)
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 /// Decodes one 68-byte record (1-based `index`).
@@ -259,43 +262,116 @@ pub(crate) fn unwritable(g: &GameRecord) -> Option<&'static str> {
     }
 }
 
-/// Writes `games` (all writable, see [`unwritable`]) as a `.wtb` at `path`, with `WTHOR.JOU`
-/// and `WTHOR.TRN` in the same folder.
-pub(crate) fn write(games: &[&GameRecord], path: &Path) -> io::Result<()> {
-    let mut players: Vec<String> = Vec::new();
-    let mut player_index = std::collections::HashMap::new();
-    let mut tournaments: Vec<String> = Vec::new();
-    let mut tournament_index = std::collections::HashMap::new();
-    let intern = |list: &mut Vec<String>,
-                  index: &mut std::collections::HashMap<String, u16>,
-                  name: &Option<String>|
-     -> io::Result<u16> {
-        let key = name.clone().unwrap_or_else(|| "?".to_string());
-        if let Some(i) = index.get(&key) {
-            return Ok(*i);
+/// A names file (`WTHOR.JOU` or `WTHOR.TRN`) as it will be written: the records already in
+/// the folder's file, kept byte for byte so that the `.wtb` files beside it keep their names,
+/// and the names this write adds after them.
+struct NameList {
+    path: PathBuf,
+    size: usize,
+    /// The existing file's records (without its header).
+    existing: Vec<u8>,
+    added: Vec<String>,
+    index: std::collections::HashMap<String, u16>,
+}
+
+impl NameList {
+    /// The names file `file_name` in `dir`, read if it exists (any case).
+    fn open(dir: &Path, file_name: &str, size: usize) -> io::Result<NameList> {
+        let found = find_beside(dir, &file_name.to_ascii_lowercase());
+        let mut list = NameList {
+            path: found.clone().unwrap_or_else(|| dir.join(file_name)),
+            size,
+            existing: Vec::new(),
+            added: Vec::new(),
+            index: std::collections::HashMap::new(),
+        };
+        let Some(path) = found else {
+            return Ok(list);
+        };
+        let bytes = std::fs::read(&path)?;
+        let n = (bytes.len() >= HEADER).then(|| usize::from(u16_at(&bytes, 8)));
+        let Some(n) = n.filter(|n| bytes.len() >= HEADER + n * size) else {
+            return Err(io::Error::other(format!(
+                "{} is not a WTHOR names file ({} bytes); it names the players or tournaments \
+                 of the .wtb files beside it, so it is left as it is and nothing is written",
+                path.display(),
+                bytes.len()
+            )));
+        };
+        list.existing = bytes[HEADER..HEADER + n * size].to_vec();
+        for (i, name) in read_names(&bytes, size).into_iter().enumerate() {
+            // `n` came from a u16, so every index fits.
+            list.index.entry(name).or_insert(i as u16);
         }
-        let i = u16::try_from(list.len())
+        Ok(list)
+    }
+
+    /// The index of `name` (`?` when unknown), added if the file does not have it yet.
+    fn intern(&mut self, name: Option<&str>) -> io::Result<u16> {
+        // Compare names as the file will hold them (Latin-1, cut to the record size).
+        let key = decode_name(&latin1(name.unwrap_or("?"), self.size));
+        if let Some(&i) = self.index.get(&key) {
+            return Ok(i);
+        }
+        let i = u16::try_from(self.existing.len() / self.size + self.added.len())
             .map_err(|_| io::Error::other("more than 65,535 names: WTHOR cannot index them"))?;
-        index.insert(key.clone(), i);
-        list.push(key);
+        self.index.insert(key.clone(), i);
+        self.added.push(key);
         Ok(i)
-    };
+    }
+
+    /// Writes the file if this write added names to it.
+    fn save(&self) -> io::Result<()> {
+        if self.added.is_empty() && !self.existing.is_empty() {
+            return Ok(());
+        }
+        let count = self.existing.len() / self.size + self.added.len();
+        crate::atomic_file::replace(&self.path, |out| {
+            // `intern` hands out at most 65,536 indices, so the count fits.
+            out.write_all(&header_bytes(0, count as u16, 0, 0))?;
+            out.write_all(&self.existing)?;
+            for n in &self.added {
+                out.write_all(&latin1(n, self.size))?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Writes `games` (all writable, see [`unwritable`]) as a `.wtb` at `path`. Player and
+/// tournament names go to `WTHOR.JOU` and `WTHOR.TRN` in the same folder: names those files
+/// already hold keep their index, new ones are added at the end, so the other `.wtb` files of
+/// the folder keep their names. Returns notes on what the format could not hold exactly.
+pub(crate) fn write(games: &[&GameRecord], path: &Path) -> io::Result<Vec<String>> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut players = NameList::open(dir, "WTHOR.JOU", PLAYER)?;
+    let mut tournaments = NameList::open(dir, "WTHOR.TRN", TOURNAMENT)?;
     let mut records = Vec::with_capacity(games.len() * RECORD);
     let mut years = std::collections::BTreeMap::<u16, usize>::new();
     let mut all_theoretical = true;
+    let (mut unknown, mut odd) = (0, 0);
     for g in games {
-        let t = intern(&mut tournaments, &mut tournament_index, &g.event)?;
-        let b = intern(&mut players, &mut player_index, &g.black)?;
-        let w = intern(&mut players, &mut player_index, &g.white)?;
+        let t = tournaments.intern(g.event.as_deref())?;
+        let b = players.intern(g.black.as_deref())?;
+        let w = players.intern(g.white.as_deref())?;
         let real = match &g.result {
-            Some(r) => ((r.disc_diff.clamp(-64, 64) + 64) / 2) as u8,
+            Some(r) => {
+                // Black's discs can only give an even margin: an odd one (a winner-only or
+                // resigned result) is widened by one disc so that the winner stays the same.
+                let d = r.disc_diff.clamp(-64, 64);
+                odd += usize::from(d % 2 != 0);
+                ((d + d % 2 + 64) / 2) as u8
+            }
             None => {
                 // WTHOR has no "unknown": a finished game gets the board's score, an
                 // unfinished one a draw (32) rather than a made-up margin.
                 let end = g.start.replay(g.moves.iter().copied()).map(|r| r.end);
                 match end {
                     Ok(end) if g.complete => ((end.final_score_black() + 64) / 2) as u8,
-                    _ => 32,
+                    _ => {
+                        unknown += 1;
+                        32
+                    }
                 }
             }
         };
@@ -318,29 +394,48 @@ pub(crate) fn write(games: &[&GameRecord], path: &Path) -> io::Result<()> {
     // One year per file in WTHOR: the most common one.
     let year = years.iter().max_by_key(|(_, n)| **n).map_or(0, |(y, _)| *y);
     let n1 = u32::try_from(games.len()).map_err(|_| io::Error::other("too many games"))?;
-    let mut out = io::BufWriter::new(std::fs::File::create(path)?);
-    out.write_all(&header_bytes(
-        n1,
-        0,
-        year,
-        if all_theoretical { 24 } else { 0 },
-    ))?;
-    out.write_all(&records)?;
-    out.flush()?;
-    let dir = path.parent().unwrap_or(Path::new(""));
-    write_names(&dir.join("WTHOR.JOU"), &players, PLAYER)?;
-    write_names(&dir.join("WTHOR.TRN"), &tournaments, TOURNAMENT)?;
-    Ok(())
+    // Names first: added names harm no other file, and the games need them.
+    players.save()?;
+    tournaments.save()?;
+    crate::atomic_file::replace(path, |out| {
+        out.write_all(&header_bytes(
+            n1,
+            0,
+            year,
+            if all_theoretical { 24 } else { 0 },
+        ))?;
+        out.write_all(&records)
+    })?;
+    let mut notes = Vec::new();
+    if unknown > 0 {
+        notes.push(format!(
+            "{unknown} unfinished game{} without a result written as draws (32-32): WTHOR \
+             has no unknown result",
+            plural(unknown)
+        ));
+    }
+    if odd > 0 {
+        notes.push(format!(
+            "{odd} result{} with an odd margin (winner only, or resigned) widened by one disc: \
+             WTHOR stores disc counts",
+            plural(odd)
+        ));
+    }
+    if years.len() > 1 {
+        notes.push(format!(
+            "games of {} years labelled {year}: a WTHOR file has one year",
+            years.len()
+        ));
+    }
+    Ok(notes)
 }
 
-fn write_names(path: &Path, names: &[String], size: usize) -> io::Result<()> {
-    let mut out = io::BufWriter::new(std::fs::File::create(path)?);
-    // `write` interns at most 65,536 names, so the count fits.
-    out.write_all(&header_bytes(0, names.len() as u16, 0, 0))?;
-    for n in names {
-        out.write_all(&latin1(n, size))?;
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
-    out.flush()
 }
 
 #[cfg(test)]
