@@ -75,3 +75,21 @@ fn error_names_the_ply_of_an_illegal_move() {
     assert!(err.contains("ply 3"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// Boards starting with `-` (FFO #1 and many more) were taken for an unknown option.
+#[test]
+fn regression_perft_position_starting_with_a_dash_was_read_as_an_option() {
+    let board = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = othbook()
+        .args(["perft", "1", "--position", board])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // FFO #1: the file scores black's 8 moves.
+    assert!(text.contains("perft 1: 8 leaves"), "{text}");
+}

@@ -150,6 +150,8 @@ fn bad_input_exits_with_2() {
         "neither an existing file",
     );
     fails_with_2(&["solve", FFO, "--lines", "9-3"], "--lines");
+    // A range past the end ran what there was (FFO #58-#59, minutes) instead of failing.
+    fails_with_2(&["solve", FFO, "--lines", "58-70"], "has 59 lines");
     fails_with_2(&["solve", FFO, "--threads", "0"], "--threads");
 }
 
@@ -203,4 +205,48 @@ fn analyze_probes_the_book_before_searching() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// `bench` read its FFO file only after the midgame part and never checked the solves: a
+/// missing file failed late, and a wrong score passed.
+#[test]
+fn regression_bench_checked_its_ffo_file_late_and_its_answers_never() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let short = dir.path().join("short.obf");
+    std::fs::write(&short, "x\n").expect("write");
+    let started = std::time::Instant::now();
+    fails_with_2(
+        &["bench", "--ffo", short.to_str().expect("utf-8")],
+        "has no line 40",
+    );
+    assert!(
+        started.elapsed().as_secs_f64() < 1.0,
+        "the midgame part ran first"
+    );
+    // FFO #40 is +38 (a2); with a2 made +20, the best the file gives is c7's +36.
+    let text = std::fs::read_to_string(FFO).expect("FFO file");
+    let wrong: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 39 {
+                l.replace("A2:+38", "A2:+20")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    assert_ne!(wrong[39], text.lines().nth(39).expect("line 40"));
+    let path = dir.path().join("wrong.obf");
+    std::fs::write(&path, wrong.join("\n")).expect("write");
+    let out = othbook()
+        .args(["bench", "--ffo", path.to_str().expect("utf-8")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("FFO #40: solved as +38, the file says +36"),
+        "{err}"
+    );
 }

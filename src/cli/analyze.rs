@@ -9,8 +9,8 @@ use super::common::{
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
-    Algorithm, AnyEval, Engine, EngineError, EngineOptions, EvalKind, Iteration, Limits, Mode,
-    ScoreKind, MAX_DEPTH, SCALE,
+    Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
+    MAX_DEPTH, SCALE,
 };
 use othbook::play::book_choice::BookSetting;
 use std::io::Write;
@@ -178,6 +178,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         BookSetting::Default.open()?
     };
 
+    // Likewise the table, which may be more memory than the machine gives.
+    let engine = Engine::try_with_evaluator(
+        EngineOptions {
+            threads,
+            hash_mb: args.hash,
+            algorithm,
+        },
+        AnyEval::new(args.eval),
+    )
+    .map_err(|e| bad(e.to_string()))?;
     writeln!(out, "{}", pos.diagram())?;
     writeln!(out, "{} empties", pos.board.empty_count())?;
     let book_moves = match &book {
@@ -197,14 +207,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         "{:>5} {:>8} {:>12} {:>9} {:>8}  pv",
         "depth", "score", "nodes", "Mn/s", "time"
     )?;
-    let engine = Engine::with_evaluator(
-        EngineOptions {
-            threads,
-            hash_mb: args.hash,
-            algorithm,
-        },
-        AnyEval::new(args.eval),
-    );
     let mut io_err = None;
     let result = engine.analyze_with(&pos.board, &limits, |it| {
         if io_err.is_none() {
@@ -216,12 +218,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(e) = io_err {
         return Err(e.into());
     }
-    let a = match result {
-        Ok(a) => a,
-        Err(e @ (EngineError::BadLimits(_) | EngineError::GameOver)) => {
-            return Err(bad(e.to_string()))
-        }
-    };
+    let a = result.map_err(|e| bad(e.to_string()))?;
     let what = match a.kind {
         ScoreKind::Midgame => format!("depth {}", a.depth),
         ScoreKind::Exact => "exact".to_string(),

@@ -57,11 +57,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         return Err(bad("--threads must be 1 to 1024"));
     }
     check_hash(args.hash)?;
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = Engine::try_new(EngineOptions {
         threads: args.threads,
         hash_mb: args.hash,
         ..EngineOptions::default()
-    });
+    })
+    .map_err(|e| bad(e.to_string()))?;
+    // Read before anything is searched, so that a wrong path fails at once.
+    let ffo = if args.midgame_only {
+        Vec::new()
+    } else {
+        read_ffo(&args.ffo)?
+    };
     let mut signature = 0u64;
     let (mut mid_nodes, mut mid_secs) = (0u64, 0f64);
     writeln!(
@@ -88,39 +95,30 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )?;
     }
     let (mut end_nodes, mut end_secs) = (0u64, 0f64);
-    if !args.midgame_only {
-        let text = std::fs::read_to_string(&args.ffo).with_context(|| {
-            format!(
-                "cannot read the FFO file {} (give its path with --ffo)",
-                args.ffo.display()
-            )
-        })?;
-        let lines: Vec<&str> = text.lines().collect();
-        for id in 40..=44 {
-            let line = lines
-                .get(id - 1)
-                .ok_or_else(|| bad(format!("{}: has no line {id}", args.ffo.display())))?;
-            let board = line.split(';').next().unwrap_or("").trim();
-            let pos: Position = board
-                .parse()
-                .map_err(|e| bad(format!("{}:{id}: {e}", args.ffo.display())))?;
-            engine.clear();
-            let a = engine.analyze(&pos.board, &Limits::exact())?;
-            signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
-            end_nodes += a.nodes;
-            end_secs += a.elapsed.as_secs_f64();
-            writeln!(
-                out,
-                "{:<34} {:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+}",
-                format!("FFO #{id}"),
-                format!("{}@", pos.board.empty_count()),
-                a.nodes,
-                a.elapsed.as_secs_f64(),
-                a.nodes_per_second() / 1e6,
-                a.best_move,
+    for &(id, ref pos, best) in &ffo {
+        engine.clear();
+        let a = engine.analyze(&pos.board, &Limits::exact())?;
+        signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
+        end_nodes += a.nodes;
+        end_secs += a.elapsed.as_secs_f64();
+        // A fast wrong answer is no benchmark: the solve must give the file's score.
+        if a.score / SCALE != best {
+            anyhow::bail!(
+                "FFO #{id}: solved as {:+}, the file says {best:+}: the solver is wrong",
                 a.score / SCALE
-            )?;
+            );
         }
+        writeln!(
+            out,
+            "{:<34} {:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+}",
+            format!("FFO #{id}"),
+            format!("{}@", pos.board.empty_count()),
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.nodes_per_second() / 1e6,
+            a.best_move,
+            a.score / SCALE
+        )?;
     }
     writeln!(
         out,
@@ -134,11 +132,52 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             end_nodes as f64 / end_secs.max(1e-9) / 1e6
         )?;
     }
-    writeln!(
-        out,
-        "signature: {signature:016x} ({} thread{}; differs only if the search changed)",
-        args.threads,
-        if args.threads == 1 { "" } else { "s" }
-    )?;
+    if args.threads == 1 {
+        writeln!(
+            out,
+            "signature: {signature:016x} (1 thread; differs only if the search changed)"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "signature: {signature:016x} ({} threads: varies from run to run)",
+            args.threads
+        )?;
+    }
     Ok(())
+}
+
+/// FFO #40-#44 from the file: each position with the best score the file gives.
+fn read_ffo(path: &std::path::Path) -> Result<Vec<(usize, Position, i32)>> {
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot read the FFO file {} (give its path with --ffo)",
+            path.display()
+        )
+    })?;
+    let lines: Vec<&str> = text.lines().collect();
+    (40..=44)
+        .map(|id| {
+            let at = |msg: String| bad(format!("{}:{id}: {msg}", path.display()));
+            let line = lines
+                .get(id - 1)
+                .ok_or_else(|| bad(format!("{}: has no line {id}", path.display())))?;
+            let mut fields = line.split(';');
+            let pos: Position = fields
+                .next()
+                .unwrap_or("")
+                .trim()
+                .parse()
+                .map_err(|e| at(format!("{e}")))?;
+            let best = fields
+                .filter_map(|f| f.split_once(':'))
+                .map(|(_, score)| score.trim().trim_start_matches('+').parse::<i32>())
+                .collect::<Result<Vec<i32>, _>>()
+                .map_err(|e| at(format!("bad score: {e}")))?
+                .into_iter()
+                .max()
+                .ok_or_else(|| at("no scored move".into()))?;
+            Ok((id, pos, best))
+        })
+        .collect()
 }

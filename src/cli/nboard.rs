@@ -43,14 +43,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if !(0.001..=3600.0).contains(&args.time) {
         return Err(bad("--time must be 0.001 to 3600 seconds"));
     }
-    if !(1..=256).contains(&args.threads) || !(1..=65_536).contains(&args.hash) {
-        return Err(bad("--threads must be 1 to 256 and --hash 1 to 65536"));
+    if !(1..=256).contains(&args.threads) {
+        return Err(bad("--threads must be 1 to 256"));
     }
-    let engine = Engine::new(EngineOptions {
+    if !(1..=65_536).contains(&args.hash) {
+        return Err(bad("--hash must be 1 to 65536 MiB"));
+    }
+    let engine = Engine::try_new(EngineOptions {
         threads: args.threads,
         hash_mb: args.hash,
         ..EngineOptions::default()
-    });
+    })
+    .map_err(|e| bad(e.to_string()))?;
     let book = if args.no_book {
         None
     } else if args.book.is_some() {

@@ -17,7 +17,7 @@ pub struct Args {
     /// Plies to search (1-20).
     depth: u32,
     /// Start from this position: 64 characters (X/* black, O white, -/. empty) then X or O.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Moves played first (from the start or --position), e.g. f5d6c3.
     #[arg(long)]
@@ -62,8 +62,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let rate = leaves as f64 / secs.max(1e-9);
     writeln!(
         out,
-        "perft {}: {leaves} leaves in {secs:.3} s ({:.1} M leaves/s, {threads} thread{})",
+        "perft {}: {leaves} lea{} in {secs:.3} s ({:.1} M leaves/s, {threads} thread{})",
         args.depth,
+        if leaves == 1 { "f" } else { "ves" },
         rate / 1e6,
         if threads == 1 { "" } else { "s" }
     )?;

@@ -78,14 +78,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         }
         None => default_hash_mb(tasks.iter().map(|t| t.position.board.empty_count())),
     };
-    let engine = Engine::with_evaluator(
+    let engine = Engine::try_with_evaluator(
         EngineOptions {
             threads,
             hash_mb: hash,
             ..EngineOptions::default()
         },
         AnyEval::new(args.eval),
-    );
+    )
+    .map_err(|e| bad(e.to_string()))?;
     let limits = if args.wld {
         Limits::wld()
     } else {
@@ -239,6 +240,16 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
             position,
             scored,
         });
+    }
+    // A range past the end is a mistake in the range (a file of 59 positions asked for
+    // 58-70), not a request for what there is.
+    let last = text.lines().count();
+    if let Some((a, b)) = range.filter(|&(_, b)| b > last) {
+        return Err(bad(format!(
+            "--lines {a}-{b}: {} has {last} line{}",
+            path.display(),
+            if last == 1 { "" } else { "s" }
+        )));
     }
     if tasks.is_empty() {
         return Err(bad(format!("{}: no position selected", path.display())));

@@ -211,7 +211,8 @@ pub struct Analysis {
     pub score: i32,
     /// What the score means.
     pub kind: ScoreKind,
-    /// Depth of the deepest finished iteration (empties for a solve).
+    /// Depth of the score: the deepest finished iteration (empties for a solve), or, when the
+    /// time ran out, the unfinished one if it had already proved `best_move` better.
     pub depth: u32,
     /// Principal variation, starting with `best_move`.
     pub pv: Vec<Move>,
@@ -250,6 +251,14 @@ pub enum EngineError {
     /// Depth, time or line count out of range.
     #[error("{0}")]
     BadLimits(String),
+    /// The transposition table's memory cannot be had.
+    #[error("cannot allocate a {mb} MiB transposition table (--hash): {reason}")]
+    NoMemory {
+        /// The size asked for.
+        mb: usize,
+        /// What the system said.
+        reason: String,
+    },
 }
 
 /// A search engine: evaluation, options and its transposition table (kept between calls).
@@ -262,25 +271,47 @@ pub struct Engine<E: Evaluator = PatternEval> {
 
 impl Engine<PatternEval> {
     /// An engine with the trained pattern evaluation and its default weights.
+    ///
+    /// # Panics
+    /// When the table's memory cannot be had ([`Engine::try_new`] reports it instead).
     #[must_use]
     pub fn new(options: EngineOptions) -> Engine<PatternEval> {
         Engine::with_evaluator(options, PatternEval::default())
+    }
+
+    /// [`Engine::new`], or an error when the table's memory cannot be had.
+    pub fn try_new(options: EngineOptions) -> Result<Engine<PatternEval>, EngineError> {
+        Engine::try_with_evaluator(options, PatternEval::default())
     }
 }
 
 impl<E: Evaluator> Engine<E> {
     /// An engine with another evaluation.
+    ///
+    /// # Panics
+    /// When the table's memory cannot be had ([`Engine::try_with_evaluator`] reports it).
     #[must_use]
     pub fn with_evaluator(options: EngineOptions, eval: E) -> Engine<E> {
-        Engine {
+        Self::try_with_evaluator(options, eval).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Engine::with_evaluator`], or an error when the table's memory cannot be had (a
+    /// `hash_mb` beyond what the machine gives).
+    pub fn try_with_evaluator(options: EngineOptions, eval: E) -> Result<Engine<E>, EngineError> {
+        let tt =
+            TranspositionTable::try_new(options.hash_mb).map_err(|e| EngineError::NoMemory {
+                mb: options.hash_mb,
+                reason: e.to_string(),
+            })?;
+        Ok(Engine {
             options: EngineOptions {
                 threads: options.threads.max(1),
                 ..options
             },
-            tt: TranspositionTable::new(options.hash_mb),
+            tt,
             busy: Busy::new(),
             eval,
-        }
+        })
     }
 
     /// The options the engine was built with.

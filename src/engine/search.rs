@@ -687,7 +687,7 @@ pub(crate) fn iterate<E: Evaluator>(
             break;
         }
         let Some(score) = score else {
-            return out_of_time(done, worker.improved.take());
+            return out_of_time(done, worker.improved.take().map(|m| (m, d)));
         };
         prev2 = prev;
         prev = Some(score);
@@ -788,16 +788,17 @@ impl Plan {
 }
 
 /// The result of a search stopped by the clock: the last finished iteration, but if the
-/// unfinished one had already proved another move (`improved`) better than its first, that
-/// move first.
-fn out_of_time(done: Option<Outcome>, improved: Option<RootMove>) -> Option<Outcome> {
+/// unfinished one (to `depth`) had already proved another move (`improved`) better than its
+/// first, that move first, with the score and depth it was proved at: the finished
+/// iteration's score belongs to its own best move.
+fn out_of_time(done: Option<Outcome>, improved: Option<(RootMove, u32)>) -> Option<Outcome> {
     done.map(|mut o| {
         o.complete = false;
-        if let Some(m) = improved {
+        if let Some((m, depth)) = improved {
             if let Some(pos) = o.moves.iter().position(|x| x.sq == m.sq) {
-                let mut x = o.moves.remove(pos);
-                x.score = x.score.max(o.moves.first().map_or(x.score, |f| f.score));
-                o.moves.insert(0, x);
+                o.moves.remove(pos);
+                o.moves.insert(0, m);
+                o.depth = depth;
             }
         }
         o
@@ -923,6 +924,37 @@ pub(crate) fn iteration_of<E: Evaluator>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `analyze --time 1.4` printed "best: d7 +1.16 (depth 11)": d7 had been proved better
+    /// than c6 at depth 12, but +1.16 was c6's score at depth 11 (d7 had +0.05 there).
+    #[test]
+    fn regression_a_move_proved_better_after_the_time_ran_out_got_another_moves_score() {
+        let mv = |sq: Square, score: i32| RootMove {
+            sq,
+            p: 0,
+            o: 0,
+            score,
+            exact: true,
+        };
+        let done = Outcome {
+            depth: 11,
+            kind: ScoreKind::Midgame,
+            moves: vec![mv(Square::C6, 116), mv(Square::F7, 40), mv(Square::D7, 5)],
+            complete: true,
+        };
+        let o = out_of_time(Some(done.clone()), Some((mv(Square::D7, -235), 12))).expect("kept");
+        assert!(!o.complete);
+        assert_eq!(
+            (o.moves[0].sq, o.moves[0].score, o.depth),
+            (Square::D7, -235, 12)
+        );
+        assert_eq!(o.moves.len(), 3);
+        let o = out_of_time(Some(done), None).expect("kept");
+        assert_eq!(
+            (o.moves[0].sq, o.moves[0].score, o.depth),
+            (Square::C6, 116, 11)
+        );
+    }
 
     #[test]
     fn busy_marks_are_taken_and_released_by_their_owner_only() {

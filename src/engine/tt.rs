@@ -117,11 +117,10 @@ struct Buckets {
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Buckets {
-    fn new(len: usize) -> Buckets {
+    fn new(len: usize) -> std::io::Result<Buckets> {
         let bytes = len * std::mem::size_of::<Bucket>();
         let extra = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 64 };
-        let map = memmap2::MmapMut::map_anon(bytes + extra)
-            .unwrap_or_else(|e| panic!("cannot allocate a {bytes}-byte table: {e}"));
+        let map = memmap2::MmapMut::map_anon(bytes + extra)?;
         let addr = map.as_ptr() as usize;
         let align = extra.max(64);
         let offset = addr.next_multiple_of(align) - addr;
@@ -130,7 +129,7 @@ impl Buckets {
             // Only a hint: without huge pages the table works the same, a little slower.
             let _ = map.advise_range(memmap2::Advice::HugePage, offset, bytes);
         }
-        Buckets { map, offset, len }
+        Ok(Buckets { map, offset, len })
     }
 
     #[inline]
@@ -205,26 +204,37 @@ impl Slot {
 
 impl TranspositionTable {
     /// A table using at most `mb` mebibytes (rounded down to a power of two of buckets; at
-    /// least one bucket).
+    /// least one bucket), or the system's error when it cannot have that much memory.
+    pub fn try_new(mb: usize) -> std::io::Result<TranspositionTable> {
+        let buckets = (mb.max(1).saturating_mul(1 << 20) / 64).max(1);
+        Self::try_with_buckets(1 << buckets.ilog2())
+    }
+
+    /// [`TranspositionTable::try_new`] for sizes known to fit.
+    ///
+    /// # Panics
+    /// When the memory cannot be had.
     #[must_use]
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
-        let mut n = 1usize;
-        while n * 2 * 64 <= bytes {
-            n *= 2;
-        }
-        Self::with_buckets(n)
+        Self::try_new(mb).unwrap_or_else(|e| panic!("cannot allocate a {mb} MiB table: {e}"))
+    }
+
+    fn try_with_buckets(n: usize) -> std::io::Result<TranspositionTable> {
+        assert!(n.is_power_of_two(), "bucket count must be a power of two");
+        Ok(TranspositionTable {
+            buckets: Buckets::new(n)?,
+            mask: n as u64 - 1,
+            age: AtomicU8::new(0),
+        })
     }
 
     /// A table of exactly `n` buckets (`n` a power of two), for tests that want collisions.
+    ///
+    /// # Panics
+    /// When `n` is not a power of two or the memory cannot be had.
     #[must_use]
     pub fn with_buckets(n: usize) -> TranspositionTable {
-        assert!(n.is_power_of_two(), "bucket count must be a power of two");
-        TranspositionTable {
-            buckets: Buckets::new(n),
-            mask: n as u64 - 1,
-            age: AtomicU8::new(0),
-        }
+        Self::try_with_buckets(n).unwrap_or_else(|e| panic!("cannot allocate {n} buckets: {e}"))
     }
 
     /// Size in bytes.
@@ -375,6 +385,31 @@ impl std::fmt::Debug for TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--hash 65536` on a machine without 64 GiB panicked with a backtrace.
+    #[test]
+    fn regression_a_table_too_large_for_the_machine_panicked() {
+        // An exbibyte is beyond any machine's address space, whatever the overcommit policy.
+        let Err(err) = TranspositionTable::try_new(1 << 40) else {
+            panic!("an exbibyte table was allocated");
+        };
+        assert!(!err.to_string().is_empty());
+        let Err(e) = crate::engine::Engine::try_new(crate::engine::EngineOptions {
+            hash_mb: 1 << 40,
+            ..crate::engine::EngineOptions::default()
+        }) else {
+            panic!("an engine with an exbibyte table was built");
+        };
+        assert!(
+            e.to_string()
+                .contains("1099511627776 MiB transposition table"),
+            "{e}"
+        );
+        assert_eq!(
+            TranspositionTable::try_new(3).expect("small").bytes(),
+            2 << 20
+        );
+    }
 
     #[test]
     fn entries_round_trip() {

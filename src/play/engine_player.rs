@@ -24,32 +24,29 @@ pub struct EnginePlayer {
 }
 
 impl EnginePlayer {
-    /// An engine player; `threads` search threads sharing a `hash_mb` MiB table.
-    #[must_use]
-    pub fn new(threads: usize, hash_mb: usize, time: Option<f64>, depth: Option<u32>) -> Self {
-        let engine = Engine::with_evaluator(
+    /// An engine player with evaluation `eval`; `threads` search threads sharing a
+    /// `hash_mb` MiB table (an error when the memory cannot be had).
+    pub fn new(
+        threads: usize,
+        hash_mb: usize,
+        time: Option<f64>,
+        depth: Option<u32>,
+        eval: EvalKind,
+    ) -> Result<Self, crate::engine::EngineError> {
+        let engine = Engine::try_with_evaluator(
             EngineOptions {
                 threads,
                 hash_mb,
                 ..EngineOptions::default()
             },
-            AnyEval::default(),
-        );
-        EnginePlayer {
+            AnyEval::new(eval),
+        )?;
+        Ok(EnginePlayer {
             engine,
             book: None,
             time,
             depth,
-        }
-    }
-
-    /// The same player searching with another evaluation (a fresh table).
-    #[must_use]
-    pub fn with_eval(mut self, kind: EvalKind) -> Self {
-        if kind != self.engine.evaluator().kind() {
-            self.engine = Engine::with_evaluator(*self.engine.options(), AnyEval::new(kind));
-        }
-        self
+        })
     }
 
     /// The same player consulting `book` before it searches.

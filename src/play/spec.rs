@@ -252,9 +252,10 @@ impl PlayerSpec {
                     self.num::<usize>("hash")?.unwrap_or(64),
                     self.time()?,
                     self.depth()?,
+                    self.eval()?,
                 )
-                .with_book(self.book()?)
-                .with_eval(self.eval()?),
+                .map_err(|e| self.err(e.to_string()))?
+                .with_book(self.book()?),
             ),
             "gtp" => Box::new(GtpPlayer::spawn(
                 self.options.get("command").map_or("", String::as_str),
