@@ -111,3 +111,37 @@ fn genmove_passes_when_it_must() {
     assert_eq!(r[n - 3], "= pass");
     assert_eq!(r[n - 2], "= G1", "white's only move after black's pass");
 }
+
+/// Regression: `othbook gtp --player gtp:cat` hung for a minute: the client skipped the
+/// echoed commands as chatter and waited 30 s for each start-up answer.
+#[test]
+fn regression_gtp_hung_on_a_player_engine_that_does_not_speak_gtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let hello = dir.path().join("hello.py");
+    std::fs::write(
+        &hello,
+        "import sys\nfor line in sys.stdin:\n    print('hello\\n', flush=True)\n",
+    )
+    .unwrap();
+    let hello = format!("gtp:python3 {}", hello.display());
+    for (engine, answer) in [("gtp:cat", "name"), (hello.as_str(), "hello")] {
+        let limit = std::time::Duration::from_secs(10);
+        let t0 = std::time::Instant::now();
+        let out = Command::cargo_bin("othbook")
+            .unwrap()
+            .args(["gtp", "--player", engine])
+            .write_stdin("name\ngenmove black\n")
+            .timeout(limit)
+            .output()
+            .unwrap();
+        assert!(t0.elapsed() < limit, "{engine} still ran after {limit:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{engine}: {err}");
+        assert!(
+            err.contains(&format!(
+                r#"answered "name" with "{answer}", which is not GTP"#
+            )),
+            "{engine}: {err}"
+        );
+    }
+}

@@ -44,7 +44,7 @@ fn othbook_gtp_through_the_gtp_client() {
         "--csv",
         csv.to_str().unwrap(),
     ]);
-    assert!(!text.contains("Failure"), "{text}");
+    assert!(!text.contains("engine failed"), "{text}");
     let rows = std::fs::read_to_string(&csv).unwrap();
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(lines.len(), 3, "{rows}");
@@ -69,7 +69,7 @@ fn a_few_games_against_gtp_rhino() {
     let rows: Vec<&str> = text.lines().filter(|l| l.contains("   2 ")).collect();
     assert_eq!(rows.len(), 2, "two players with two games each: {text}");
     assert!(
-        !text.contains("Failure") && !text.contains("Illegal"),
+        !text.contains("engine failed") && !text.contains("illegal"),
         "{text}"
     );
 }
@@ -223,4 +223,254 @@ fn round_robin_with_players_that_take_no_time_limit() {
         "2",
     ]);
     assert!(text.contains("better"), "{text}");
+}
+
+/// A GTP engine for the failure tests, run as `python3 MOCK MODE [ARGS]`:
+/// `crash` exits on genmove; `crash-once MARKER OTHBOOK` does so in its first life only and
+/// is `othbook gtp --player simple` afterwards; `crash-then-dead MARKER` exits on genmove in
+/// its first life and at once afterwards; `move X` answers genmove with X; `hang-genmove` and
+/// `hang-boardsize` never answer those; `hello` answers every line with "hello" (not GTP).
+const MOCK_ENGINE: &str = r#"
+import os, sys, time
+mode, args = sys.argv[1], sys.argv[2:]
+if mode in ("crash-once", "crash-then-dead"):
+    if os.path.exists(args[0]):
+        if mode == "crash-then-dead":
+            sys.exit(5)
+        os.execv(args[1], [args[1], "gtp", "--player", "simple"])
+    open(args[0], "w").close()
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if mode == "hello":
+        print("hello\n", flush=True)
+    elif cmd[0] == "genmove":
+        if mode == "hang-genmove":
+            time.sleep(1000)
+        if mode.startswith("crash"):
+            sys.exit(3)
+        print("= %s\n" % args[0], flush=True)
+    elif cmd[0] == "boardsize" and mode == "hang-boardsize":
+        time.sleep(1000)
+    elif cmd[0] == "quit":
+        print("=\n", flush=True)
+        break
+    else:
+        print("= mock\n" if cmd[0] == "name" else "=\n", flush=True)
+"#;
+
+/// Writes [`MOCK_ENGINE`] into `dir` and returns the player spec running it in `mode`.
+fn mock(dir: &std::path::Path, mode: &str) -> String {
+    let script = dir.join("mock_engine.py");
+    std::fs::write(&script, MOCK_ENGINE).unwrap();
+    format!("gtp:python3 {} {mode}", script.display())
+}
+
+/// Runs `othbook ARGS`, killed after `limit`; returns (exit code, stdout, stderr).
+fn run_within(args: &[&str], limit: std::time::Duration) -> (Option<i32>, String, String) {
+    let t0 = std::time::Instant::now();
+    let out = othbook().args(args).timeout(limit).output().unwrap();
+    assert!(t0.elapsed() < limit, "{args:?} still ran after {limit:?}");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Regression: an engine that echoed its input (`cat`), answered with non-GTP lines or never
+/// answered hung `match` for a minute (30 s per start-up command, chatter skipped), even
+/// with a clock; one that hung on `boardsize` cost 30 s per command. Now a non-GTP answer
+/// fails at once and silence fails after `--engine-timeout`.
+#[test]
+fn regression_match_hung_on_a_gtp_engine_that_never_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = std::time::Duration::from_secs(10);
+    let hello = mock(dir.path(), "hello");
+    for (engine, reason) in [
+        (
+            "gtp:cat",
+            r#"answered "name" with "name", which is not GTP"#,
+        ),
+        (
+            hello.as_str(),
+            r#"answered "name" with "hello", which is not GTP"#,
+        ),
+    ] {
+        let args = [
+            "match", "--black", engine, "--white", "random", "--games", "1", "--time", "2 1 1",
+        ];
+        let (code, _, err) = run_within(&args, limit);
+        assert_eq!(code, Some(1), "{engine}: {err}");
+        assert!(err.contains(reason), "{engine}: {err}");
+    }
+    let (code, _, err) = run_within(
+        &[
+            "match",
+            "--black",
+            "gtp:sleep 100",
+            "--white",
+            "random",
+            "--time",
+            "2 1 1",
+            "--engine-timeout",
+            "1",
+        ],
+        limit,
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains(r#"no answer to "name" within 1s"#), "{err}");
+    // Start-up went well, then the engine hung before the first move: that game is lost.
+    let engine = mock(dir.path(), "hang-boardsize");
+    let (code, out, err) = run_within(
+        &[
+            "match",
+            "--black",
+            &engine,
+            "--white",
+            "random",
+            "--games",
+            "1",
+            "--engine-timeout",
+            "1",
+        ],
+        limit,
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains(r#"black's engine failed: "#)
+            && out.contains(r#"no answer to "boardsize 8" within 1s"#),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 of 1 games ended by an engine failure"),
+        "{out}"
+    );
+}
+
+/// Regression: an engine that exited during a game was never restarted, so every later game
+/// was forfeited with "Broken pipe", and the match still exited 0.
+#[test]
+fn regression_crashed_gtp_engine_was_not_restarted() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = std::time::Duration::from_secs(15);
+    let me = env!("CARGO_BIN_EXE_othbook");
+    let marker = dir.path().join("started");
+    let csv = dir.path().join("games.csv");
+    let engine = mock(dir.path(), &format!("crash-once {} {me}", marker.display()));
+    let (code, out, err) = run_within(
+        &[
+            "match",
+            "--black",
+            &engine,
+            "--white",
+            "random:seed=3",
+            "--games",
+            "2",
+            "--swap",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        limit,
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains(r#"black's engine failed: "#)
+            && out.contains(r#"exited while answering "genmove black" (exit status: 3)"#),
+        "{out}"
+    );
+    assert!(!out.contains("Broken pipe"), "{out}");
+    assert!(
+        out.contains("1 of 2 games ended by an engine failure"),
+        "{out}"
+    );
+    assert!(
+        err.contains("1 of 2 games ended by an engine failure"),
+        "{err}"
+    );
+    // The restarted engine played game 2 to the end.
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = rows.lines().collect();
+    assert!(lines[1].contains(",failure,"), "{rows}");
+    assert!(lines[2].contains(",normal,"), "{rows}");
+
+    // An engine that cannot be started again loses the games it should have played.
+    let marker = dir.path().join("started-once");
+    let engine = mock(dir.path(), &format!("crash-then-dead {}", marker.display()));
+    let (code, out, err) = run_within(
+        &[
+            "match", "--black", &engine, "--white", "random", "--games", "2", "--swap",
+        ],
+        limit,
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("white's engine failed: ")
+            && out.contains("restart failed: ")
+            && out.contains("(exit status: 5)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2 of 2 games ended by an engine failure"),
+        "{out}"
+    );
+}
+
+/// Regression: the report gave game endings as Rust debug text (`Time(Black)`,
+/// `Illegal(Black, Play(A1))`, `Failure(Black, "...")`). Losses on time and by illegal moves
+/// are results and keep exit code 0.
+#[test]
+fn regression_match_report_showed_debug_text_for_terminations() {
+    let dir = tempfile::tempdir().unwrap();
+    let limit = std::time::Duration::from_secs(10);
+    for (mode, games, expected) in [
+        (
+            "move a1",
+            "2",
+            &[
+                "black played an illegal move a1",
+                "white played an illegal move a1",
+            ][..],
+        ),
+        ("move pass", "1", &["black passed illegally"][..]),
+        ("hang-genmove", "1", &["black lost on time"][..]),
+    ] {
+        let engine = mock(dir.path(), mode);
+        let (code, out, err) = run_within(
+            &[
+                "match", "--black", &engine, "--white", "random", "--games", games, "--swap",
+                "--time", "0.3",
+            ],
+            limit,
+        );
+        assert_eq!(code, Some(0), "{mode}: {out}{err}");
+        for e in expected {
+            assert!(out.contains(e), "{mode}: {out}");
+        }
+        assert!(
+            !out.contains("Time(") && !out.contains("Illegal(") && !out.contains("Black"),
+            "{mode}: {out}"
+        );
+    }
+    let engine = mock(dir.path(), "crash");
+    let (_, out, _) = run_within(
+        &[
+            "match", "--black", "random", "--white", &engine, "--games", "1",
+        ],
+        limit,
+    );
+    assert!(out.contains("white's engine failed: "), "{out}");
+    assert!(!out.contains("Failure("), "{out}");
+}
+
+/// Regression: an even match printed "Elo difference A - B: -0".
+#[test]
+fn regression_even_match_printed_elo_difference_minus_zero() {
+    // The same deterministic player on both sides wins once with each colour or draws twice.
+    let text = run_ok(&[
+        "match", "--black", "simple", "--white", "simple", "--games", "2", "--swap",
+    ]);
+    assert!(text.contains("Elo difference A - B: 0 ("), "{text}");
+    assert!(!text.contains("-0 "), "{text}");
 }

@@ -2,14 +2,16 @@
 
 use super::common::bad;
 use anyhow::{Context, Result};
-use othbook::board::{parse_moves, Move, Position};
+use othbook::board::{parse_moves, Color, Move, Position};
 use othbook::play::arena::{
-    csv_row, elo_interval, run_match, totals, MatchConfig, MatchGame, CSV_HEADER,
+    csv_row, elo_interval, run_match, totals, MatchConfig, MatchGame, Termination, CSV_HEADER,
 };
 use othbook::play::clock::TimeControl;
+use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
 use othbook::play::spec::{PlayerSpec, PLAYERS};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Where `--openings xot` looks for the XOT list.
 const XOT_PATHS: &[&str] = &[
@@ -52,6 +54,11 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Seconds a gtp: engine may take to answer a command other than genmove (start-up
+    /// included). An engine that takes longer, exits or does not answer in GTP loses that
+    /// game and is restarted for the next; the match then exits with code 1.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64())]
+    engine_timeout: f64,
     /// Write one CSV line per game to this file.
     #[arg(long)]
     csv: Option<PathBuf>,
@@ -157,6 +164,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.jobs == 0 || args.jobs > 256 {
         return Err(bad("--jobs must be 1 to 256"));
     }
+    if !(0.01..=3600.0).contains(&args.engine_timeout) {
+        return Err(bad("--engine-timeout must be 0.01 to 3600 seconds"));
+    }
+    let engine_timeout = Duration::from_secs_f64(args.engine_timeout);
     let time = match &args.time {
         Some(t) => Some(t.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => None,
@@ -183,7 +194,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         None => None,
     };
     if !args.round_robin.is_empty() {
-        return round_robin(&args, openings, time, csv.as_mut().map(|(f, _)| f), out);
+        return round_robin(
+            &args,
+            openings,
+            time,
+            engine_timeout,
+            csv.as_mut().map(|(f, _)| f),
+            out,
+        );
     }
     let a = spec(args.black.as_deref().unwrap_or_default())?;
     let b = spec(args.white.as_deref().unwrap_or_default())?;
@@ -199,6 +217,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         swap: args.swap,
         time,
         jobs: args.jobs,
+        engine_timeout,
     };
     let games =
         run_match(&cfg, &progress(format!("{} vs {}", cfg.a, cfg.b))).context("match aborted")?;
@@ -214,7 +233,33 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         othbook::transcript::write::write_file(&recs, format, path)
             .with_context(|| format!("cannot save the games to {}", path.display()))?;
     }
-    report(out, &cfg, &games)
+    report(out, &cfg, &games)?;
+    clean(out, engine_failures(&games), games.len())
+}
+
+/// Games that ended because an engine failed (hung, exited, broke GTP).
+fn engine_failures(games: &[MatchGame]) -> usize {
+    games
+        .iter()
+        .filter(|g| matches!(g.outcome.termination, Termination::Failure(..)))
+        .count()
+}
+
+/// Exit code 1 (after the report) when engine failures decided games: those results say
+/// nothing of strength, so scripts must not take them for a clean match. Losses on time and
+/// by illegal moves are part of the game and keep exit code 0.
+fn clean(out: &mut impl Write, failed: usize, total: usize) -> Result<()> {
+    if failed == 0 {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{failed} of {total} games ended by an engine failure: not a clean match"
+    )?;
+    out.flush()?;
+    Err(anyhow::anyhow!(
+        "match not clean: {failed} of {total} games ended by an engine failure"
+    ))
 }
 
 fn save_format(path: &std::path::Path) -> Result<othbook::transcript::Format> {
@@ -283,14 +328,32 @@ fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Resul
     )?;
     let forfeits: Vec<String> = games
         .iter()
-        .filter(|g| g.outcome.termination.loser().is_some())
-        .map(|g| format!("game {}: {:?}", g.index + 1, g.outcome.termination))
+        .filter_map(|g| {
+            let loser = g.outcome.termination.loser()?;
+            let a_lost = (loser == Color::Black) == g.a_black;
+            let who = if a_lost { &cfg.a } else { &cfg.b };
+            Some(format!(
+                "game {} ({who} had {loser}): {}",
+                g.index + 1,
+                g.outcome.termination
+            ))
+        })
         .collect();
-    for f in forfeits.iter().take(10) {
+    for f in forfeits.iter().take(MAX_FORFEITS_LISTED) {
         writeln!(out, "  {f}")?;
+    }
+    if forfeits.len() > MAX_FORFEITS_LISTED {
+        writeln!(
+            out,
+            "  ... and {} more (--csv lists them all)",
+            forfeits.len() - MAX_FORFEITS_LISTED
+        )?;
     }
     Ok(())
 }
+
+/// Forfeited games listed under the report, one line each.
+const MAX_FORFEITS_LISTED: usize = 10;
 
 fn fmt_elo(e: f64) -> String {
     if e.is_infinite() {
@@ -299,6 +362,9 @@ fn fmt_elo(e: f64) -> String {
         } else {
             "-inf".into()
         }
+    } else if e.round() == 0.0 {
+        // Also catches -0, which a 50% score gives.
+        "0".into()
     } else {
         format!("{e:+.0}")
     }
@@ -316,6 +382,7 @@ fn round_robin(
     args: &Args,
     openings: Vec<Vec<Move>>,
     time: Option<TimeControl>,
+    engine_timeout: Duration,
     mut csv: Option<&mut std::fs::File>,
     out: &mut impl Write,
 ) -> Result<()> {
@@ -339,6 +406,7 @@ fn round_robin(
     let n = specs.len();
     let mut points = vec![vec![0.0f64; args.limits.len()]; n];
     let mut played = vec![vec![0u32; args.limits.len()]; n];
+    let (mut failed, mut total) = (0, 0);
     for (li, &limit) in args.limits.iter().enumerate() {
         for i in 0..n {
             for j in i + 1..n {
@@ -350,9 +418,12 @@ fn round_robin(
                     swap: true,
                     time,
                     jobs: args.jobs,
+                    engine_timeout,
                 };
                 let label = format!("{}s: {} vs {}", limit, cfg.a, cfg.b);
                 let games = run_match(&cfg, &progress(label)).context("round robin aborted")?;
+                failed += engine_failures(&games);
+                total += games.len();
                 for g in &games {
                     points[i][li] += g.a_points();
                     points[j][li] += 1.0 - g.a_points();
@@ -392,5 +463,5 @@ fn round_robin(
         "(score % against all other players; {} games per pair and limit)",
         args.games
     )?;
-    Ok(())
+    clean(out, failed, total)
 }

@@ -46,6 +46,19 @@ impl Termination {
     }
 }
 
+impl std::fmt::Display for Termination {
+    /// A sentence for reports, e.g. "black played an illegal move a1".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Termination::Normal => f.write_str("played out"),
+            Termination::Time(c) => write!(f, "{c} lost on time"),
+            Termination::Illegal(c, Move::Pass) => write!(f, "{c} passed illegally"),
+            Termination::Illegal(c, mv) => write!(f, "{c} played an illegal move {mv}"),
+            Termination::Failure(c, why) => write!(f, "{c}'s engine failed: {why}"),
+        }
+    }
+}
+
 /// Per-side figures of one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SideStats {
@@ -183,6 +196,9 @@ pub struct MatchConfig {
     pub time: Option<TimeControl>,
     /// Games played at once.
     pub jobs: usize,
+    /// How long an external engine may take to answer a command other than `genmove`
+    /// (start-up included) before it counts as failed.
+    pub engine_timeout: Duration,
 }
 
 /// One game of a match: which opening and who had black.
@@ -237,7 +253,8 @@ pub fn run_match(
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| {
-                let players = cfg.a.build().and_then(|a| Ok((a, cfg.b.build()?)));
+                let build = |s: &PlayerSpec| s.build_with_timeout(cfg.engine_timeout);
+                let players = build(&cfg.a).and_then(|a| Ok((a, build(&cfg.b)?)));
                 let (mut a, mut b) = match players {
                     Ok(p) => p,
                     Err(e) => {
@@ -249,6 +266,14 @@ pub fn run_match(
                     }
                 };
                 loop {
+                    // The match is aborted when a player could not be built in another job.
+                    if first_error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .is_some()
+                    {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games {
                         break;
@@ -482,6 +507,29 @@ mod tests {
     }
 
     #[test]
+    fn terminations_read_as_sentences() {
+        let a1 = Move::Play("a1".parse().unwrap());
+        for (t, text) in [
+            (Termination::Normal, "played out"),
+            (Termination::Time(Color::Black), "black lost on time"),
+            (
+                Termination::Illegal(Color::White, a1),
+                "white played an illegal move a1",
+            ),
+            (
+                Termination::Illegal(Color::Black, Move::Pass),
+                "black passed illegally",
+            ),
+            (
+                Termination::Failure(Color::White, "x: exited".into()),
+                "white's engine failed: x: exited",
+            ),
+        ] {
+            assert_eq!(t.to_string(), text);
+        }
+    }
+
+    #[test]
     fn elo_is_symmetric_and_bounded() {
         assert_eq!(elo(0.5), 0.0);
         assert!((elo(0.75) + elo(0.25)).abs() < 1e-9);
@@ -498,6 +546,7 @@ mod tests {
             swap: true,
             time: None,
             jobs: 1,
+            engine_timeout: Duration::from_secs(1),
         };
         let games = run_match(&cfg, &|_, _| {}).unwrap();
         let (e, lo, hi) = elo_interval(&games);
@@ -520,6 +569,7 @@ mod tests {
             swap: false,
             time: None,
             jobs: 2,
+            engine_timeout: Duration::from_secs(1),
         };
         let games = run_match(&cfg, &|_, _| {}).unwrap();
         assert_eq!(games.len(), 6);

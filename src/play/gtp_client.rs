@@ -5,17 +5,110 @@ use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// How long an engine may take to answer a command that is not a move.
-const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long an engine may take by default to answer a command other than `genmove`: the
+/// start-up handshake (`name`, `list_commands`), `boardsize`, `clear_board`, `play`,
+/// `time_left`. It is fixed rather than derived from the match clock because start-up is
+/// dominated by loading weights and books, which does not shrink with a fast clock, while
+/// the other commands are bookkeeping that a working engine answers at once: the limit only
+/// has to tell a hung engine from a slow-loading one.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// An external engine speaking GTP on stdin/stdout.
-pub struct GtpPlayer {
-    command: String,
+/// How long a stopping engine gets to exit by itself before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(200);
+
+/// The engine's process and the lines it has written.
+struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+}
+
+impl Process {
+    /// Starts `command` (split on white space; no shell).
+    fn start(command: &str) -> Result<Process, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("empty command")?;
+        let mut child = Command::new(resolve_program(program))
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start: {e}"))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("no stdin or stdout".into());
+        };
+        let (tx, rx) = mpsc::channel();
+        // A reader thread lets every wait have a timeout, so a hung engine cannot hang us.
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    /// How the process ended, waiting up to `grace` for it; `None` while it runs.
+    fn exit_status(&mut self, grace: Duration) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + grace;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// " (exit status: 3)" once the process has ended, so failures say how it died.
+    fn exit_note(&mut self) -> String {
+        self.exit_status(QUIT_GRACE)
+            .map_or_else(String::new, |s| format!(" ({s})"))
+    }
+
+    /// Asks the engine to quit; `Drop` kills it if it does not.
+    fn quit(&mut self) {
+        if writeln!(self.stdin, "quit")
+            .and_then(|()| self.stdin.flush())
+            .is_ok()
+        {
+            let _ = self.exit_status(QUIT_GRACE);
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// An external engine speaking GTP on stdin/stdout. An engine that hangs, exits or answers
+/// something that is not GTP is out of order: its commands fail at once from then on (a late
+/// answer would otherwise be read as the answer to the next command), and the next
+/// [`Player::new_game`] starts it again.
+pub struct GtpPlayer {
+    command: String,
+    /// Limit for every command but `genmove`, which the clock governs.
+    timeout: Duration,
+    /// `None` when the last restart failed.
+    process: Option<Process>,
+    /// Why the engine is out of order, if it is.
+    broken: Option<String>,
     /// Moves the engine has seen, in order (its view of the game).
     sent: Vec<Move>,
     known: Vec<String>,
@@ -42,47 +135,65 @@ fn resolve_program(program: &str) -> std::path::PathBuf {
     }
 }
 
+/// `text` cut to a length that fits in an error message.
+fn excerpt(text: &str) -> String {
+    const MAX: usize = 60;
+    if text.chars().count() <= MAX {
+        format!("{text:?}")
+    } else {
+        format!("{:?}...", text.chars().take(MAX).collect::<String>())
+    }
+}
+
 impl GtpPlayer {
-    /// Starts `command` (split on white space; no shell) and checks that it speaks GTP.
+    /// Starts `command` (split on white space; no shell) and checks that it speaks GTP,
+    /// with [`DEFAULT_COMMAND_TIMEOUT`] for commands other than `genmove`.
     pub fn spawn(command: &str) -> Result<GtpPlayer, PlayerError> {
-        let err = |m: String| PlayerError::External {
-            engine: command.to_string(),
-            message: m,
-        };
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or_else(|| err("empty command".into()))?;
-        let mut child = Command::new(resolve_program(program))
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| err(format!("cannot start: {e}")))?;
-        let stdin = child.stdin.take().ok_or_else(|| err("no stdin".into()))?;
-        let stdout = child.stdout.take().ok_or_else(|| err("no stdout".into()))?;
-        let (tx, rx) = mpsc::channel();
-        // A reader thread lets every wait have a timeout, so a hung engine cannot hang us.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        Self::spawn_with_timeout(command, DEFAULT_COMMAND_TIMEOUT)
+    }
+
+    /// Starts `command` and checks that it speaks GTP; the engine must answer every command
+    /// other than `genmove` (the handshake included) within `timeout`.
+    pub fn spawn_with_timeout(command: &str, timeout: Duration) -> Result<GtpPlayer, PlayerError> {
         let mut p = GtpPlayer {
             command: command.to_string(),
-            child,
-            stdin,
-            lines: rx,
+            timeout,
+            process: None,
+            broken: None,
             sent: Vec::new(),
             known: Vec::new(),
             engine_name: String::new(),
         };
-        p.engine_name = p.ask("name").unwrap_or_else(|_| command.to_string());
-        let list = p.ask("list_commands")?;
-        p.known = list.lines().map(|l| l.trim().to_string()).collect();
+        p.start()?;
         Ok(p)
+    }
+
+    /// (Re)starts the process and runs the handshake.
+    fn start(&mut self) -> Result<(), PlayerError> {
+        if let Some(mut old) = self.process.take() {
+            if self.broken.is_none() {
+                old.quit();
+            }
+        }
+        self.sent.clear();
+        match Process::start(&self.command) {
+            Ok(p) => {
+                self.process = Some(p);
+                self.broken = None;
+            }
+            Err(m) => {
+                self.broken = Some(m.clone());
+                return Err(self.fail(m));
+            }
+        }
+        // Engines need not implement `name`: an error answer is fine, silence or nonsense not.
+        self.engine_name = match self.request("name", self.timeout)? {
+            Ok(name) if !name.is_empty() => name,
+            _ => self.command.clone(),
+        };
+        let list = self.ask("list_commands")?;
+        self.known = list.lines().map(|l| l.trim().to_string()).collect();
+        Ok(())
     }
 
     fn fail(&self, message: impl Into<String>) -> PlayerError {
@@ -93,34 +204,61 @@ impl GtpPlayer {
     }
 
     /// Sends one command and returns the answer's text, or `Err` with the engine's error.
+    /// The outer error means the engine is out of order.
     fn request(
         &mut self,
         cmd: &str,
         timeout: Duration,
     ) -> Result<Result<String, String>, PlayerError> {
-        writeln!(self.stdin, "{cmd}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| self.fail(format!("cannot send {cmd:?}: {e}")))?;
-        let deadline = std::time::Instant::now() + timeout;
+        if let Some(why) = &self.broken {
+            return Err(self.fail(format!("not sent {cmd:?}: out of order since: {why}")));
+        }
+        match self.exchange(cmd, timeout) {
+            Ok(answer) => Ok(answer),
+            Err(message) => {
+                self.broken = Some(message.clone());
+                Err(self.fail(message))
+            }
+        }
+    }
+
+    fn exchange(&mut self, cmd: &str, timeout: Duration) -> Result<Result<String, String>, String> {
+        let process = self.process.as_mut().ok_or("not running")?;
+        if let Err(e) = writeln!(process.stdin, "{cmd}").and_then(|()| process.stdin.flush()) {
+            let note = process.exit_note();
+            return Err(if note.is_empty() {
+                format!("cannot send {cmd:?}: {e}")
+            } else {
+                format!("exited before {cmd:?}{note}")
+            });
+        }
+        let deadline = Instant::now() + timeout;
         let mut answer: Option<(bool, String)> = None;
         loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let line = match self.lines.recv_timeout(left) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = match process.lines.recv_timeout(left) {
                 Ok(l) => l,
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.fail(format!("no answer to {cmd:?} within {timeout:?}")))
+                    return Err(format!("no answer to {cmd:?} within {timeout:?}"))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.fail(format!("exited while answering {cmd:?}")))
+                    let note = process.exit_note();
+                    return Err(format!("exited while answering {cmd:?}{note}"));
                 }
             };
             let line = line.trim_end_matches('\r');
             match &mut answer {
                 None if line.trim().is_empty() => continue,
                 None => {
+                    // GTP answers start with '=' or '?'; anything else means we are not
+                    // talking to a GTP engine, or have lost track of its answers.
                     let ok = line.starts_with('=');
                     if !ok && !line.starts_with('?') {
-                        continue; // chatter before the answer
+                        return Err(format!(
+                            "answered {cmd:?} with {}, which is not GTP (answers start with \
+                             '=' or '?')",
+                            excerpt(line)
+                        ));
                     }
                     let rest = line[1..]
                         .trim_start_matches(|c: char| c.is_ascii_digit())
@@ -139,7 +277,7 @@ impl GtpPlayer {
     }
 
     fn ask(&mut self, cmd: &str) -> Result<String, PlayerError> {
-        match self.request(cmd, COMMAND_TIMEOUT)? {
+        match self.request(cmd, self.timeout)? {
             Ok(t) => Ok(t),
             Err(e) => Err(self.fail(format!("{cmd:?} failed: {e}"))),
         }
@@ -147,7 +285,7 @@ impl GtpPlayer {
 
     fn send_move(&mut self, color: Color, mv: Move) -> Result<(), PlayerError> {
         let cmd = format!("play {} {}", color_word(color), mv);
-        match self.request(&cmd, COMMAND_TIMEOUT)? {
+        match self.request(&cmd, self.timeout)? {
             Ok(_) => Ok(()),
             // Engines that infer passes (gtp-rhino) reject an explicit one: that is fine.
             Err(_) if mv.is_pass() => Ok(()),
@@ -177,10 +315,19 @@ impl GtpPlayer {
         if *start != Position::START {
             return Err(self.fail("GTP engines start from the standard position only"));
         }
-        let _ = self.request("boardsize 8", COMMAND_TIMEOUT)?;
+        let _ = self.request("boardsize 8", self.timeout)?;
         self.ask("clear_board")?;
         self.sent.clear();
         Ok(())
+    }
+
+    /// Whether the engine must be started again before it can play.
+    fn needs_restart(&mut self) -> bool {
+        self.broken.is_some()
+            || self
+                .process
+                .as_mut()
+                .is_none_or(|p| !matches!(p.child.try_wait(), Ok(None)))
     }
 }
 
@@ -190,6 +337,18 @@ impl Player for GtpPlayer {
     }
 
     fn new_game(&mut self, start: &Position) -> Result<(), PlayerError> {
+        if self.needs_restart() {
+            let why = self
+                .broken
+                .clone()
+                .unwrap_or_else(|| "the process had exited".into());
+            self.start().map_err(|e| {
+                self.fail(format!(
+                    "restart failed: {} (it was restarted after: {why})",
+                    strip_engine(&e)
+                ))
+            })?;
+        }
         self.reset(start)
     }
 
@@ -201,7 +360,7 @@ impl Player for GtpPlayer {
                 let secs = hard.as_secs().max(1);
                 let _ = self.request(
                     &format!("time_left {} {secs} 0", color_word(side)),
-                    COMMAND_TIMEOUT,
+                    self.timeout,
                 )?;
             }
         }
@@ -233,18 +392,19 @@ impl Player for GtpPlayer {
     }
 }
 
+/// The message of a [`PlayerError`] without the engine's command (already named around it).
+fn strip_engine(e: &PlayerError) -> String {
+    match e {
+        PlayerError::External { message, .. } => message.clone(),
+    }
+}
+
 impl Drop for GtpPlayer {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        for _ in 0..20 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        // An out-of-order engine may not read its input: it is killed without asking.
+        if let (Some(p), None) = (self.process.as_mut(), &self.broken) {
+            p.quit();
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -3,13 +3,14 @@
 use crate::engine::EvalKind;
 use crate::play::book_choice::BookSetting;
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
-use crate::play::gtp_client::GtpPlayer;
+use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
 use crate::play::mcts::MctsPlayer;
 use crate::play::search::{Algorithm, RandomPlayer, Rng, SearchPlayer, SimplePlayer};
 use crate::play::{Player, PlayerError};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 /// The players `othbook match` knows, with their options (for help texts and errors).
 pub const PLAYERS: &[(&str, &str)] = &[
@@ -218,8 +219,18 @@ impl PlayerSpec {
         }
     }
 
-    /// Creates the player (starting external engines).
+    /// Creates the player (starting external engines, with
+    /// [`DEFAULT_COMMAND_TIMEOUT`] for their commands other than `genmove`).
     pub fn build(&self) -> Result<Box<dyn Player>, BuildError> {
+        self.build_with_timeout(DEFAULT_COMMAND_TIMEOUT)
+    }
+
+    /// Creates the player; an external engine must answer each command other than `genmove`
+    /// (start-up included) within `engine_timeout`, or it counts as failed.
+    pub fn build_with_timeout(
+        &self,
+        engine_timeout: Duration,
+    ) -> Result<Box<dyn Player>, BuildError> {
         self.validate()?;
         let seed = || {
             self.num::<u64>("seed")
@@ -257,8 +268,9 @@ impl PlayerSpec {
                 .map_err(|e| self.err(e.to_string()))?
                 .with_book(self.book()?),
             ),
-            "gtp" => Box::new(GtpPlayer::spawn(
+            "gtp" => Box::new(GtpPlayer::spawn_with_timeout(
                 self.options.get("command").map_or("", String::as_str),
+                engine_timeout,
             )?),
             _ => unreachable!("validate accepted an unknown kind"),
         })
