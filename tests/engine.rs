@@ -1,10 +1,11 @@
 //! Engine invariants: the three algorithms agree, thread counts agree on exact scores, the
-//! table never answers for another board, and time limits are kept.
+//! table never answers for another board, and time limits and stop flags are kept.
 
 use othbook::board::notation::parse_moves;
 use othbook::board::{Board, Move, Position};
 use othbook::engine::tt::{Bound, Kind, TranspositionTable};
 use othbook::engine::{Algorithm, Engine, EngineError, EngineOptions, Limits, ScoreKind, SCALE};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Positions along deterministic pseudo-random games, `step` plies apart.
@@ -262,6 +263,36 @@ fn regression_timed_result_showed_the_pv_of_the_unfinished_iteration() {
         checked > 0,
         "the best move changed in every run: nothing was compared"
     );
+}
+
+#[test]
+fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
+    // One and two threads: the helper must stop too, or the search would not return.
+    for threads in [1, 2] {
+        let e = engine(Algorithm::Pvs, threads);
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let a = std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(Duration::from_millis(300));
+                stop.store(true, Ordering::Relaxed);
+            });
+            e.analyze_stoppable(
+                &Board::START,
+                &Limits::time(Duration::from_secs(30)),
+                &stop,
+                |_| {},
+            )
+            .expect("ok")
+        });
+        let took = t.elapsed();
+        assert!(took < Duration::from_secs(5), "took {took:?}");
+        assert!(!a.complete);
+        assert!(a.depth >= 1, "300 ms finish the first iterations");
+        assert!(Board::START
+            .legal_moves()
+            .contains(a.best_move.square().expect("a move")));
+    }
 }
 
 #[test]

@@ -2,6 +2,10 @@
 
 use assert_cmd::Command;
 use othbook::board::{parse_moves, Position, Square};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
 
 /// A logbook game with a pass (black after white's b1) that ends in a draw.
 const GAME_WITH_PASS: &str = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-a6+b4-a5+a4-e8+b8-h7+g8-b7+g2-g3+h2-a1+f1-e2+h3-a3+a8-a7+h8-g7+a2-b1-g1+h1";
@@ -140,4 +144,110 @@ fn regression_book_hints_at_the_start_named_f5_only() {
         .collect();
     book.sort_unstable();
     assert_eq!(book, ["C4", "D3", "E6", "F5"], "{out:?}");
+}
+
+/// A running `othbook nboard`, killed if the test fails before it quits.
+struct Live {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Live {
+    /// `othbook nboard` whose searches run 30 s unless stopped.
+    fn start() -> Live {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_othbook"))
+            .args(["nboard", "--no-book", "--time", "30", "--depth", "30"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Live {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.stdin.write_all(text.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The lines up to and including `want`, which must come within `within`.
+    fn until(&mut self, want: &str, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    let done = line == want;
+                    got.push(line);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(_) => panic!("no {want:?} within {within:?}; output: {:?}", self.seen),
+            }
+        }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Regression: stdin was not read during a search, so `ping` (and `quit`) waited for its end
+/// (here 30 s), and the `status` line announcing it was only flushed with its result. The
+/// GUI sends `ping` whenever the user changes the position, and waits for the `pong`.
+#[test]
+fn regression_ping_during_a_search_was_answered_only_after_it() {
+    let started = Instant::now();
+    let limit = Duration::from_secs(10);
+    let mut e = Live::start();
+    e.send(&format!(
+        "nboard 2\n{}hint 1\n",
+        set_game("+f5-d6+c3-d3+c4-f4+f6-f3+e6-e7")
+    ));
+    e.until("status analysing", limit);
+    // Sent during the search: the `set` is carried out (not lost), then the ping answered.
+    e.send("set depth 12\nping 1\n");
+    let got = e.until("pong 1", limit);
+    assert!(got.contains(&"set myname othbook12".to_string()), "{got:?}");
+    assert!(!got.iter().any(|l| l.starts_with("search ")), "{got:?}");
+    // `quit` during a search ends the session at once, without a move.
+    e.send("set depth 30\ngo\n");
+    e.until("status thinking", limit);
+    e.send("quit\n");
+    let exit = loop {
+        if let Some(status) = e.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < limit, "still running: {:?}", e.seen);
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(exit.success());
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("=== ")),
+        "{:?}",
+        e.seen
+    );
+    assert!(started.elapsed() < limit);
 }

@@ -12,7 +12,8 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The GUI's `set depth` overrides --depth; --time caps every search.\n\
-Only protocol goes to stdout; diagnostics go to stderr.\n\nExamples:\n  othbook nboard\n  \
+Only protocol goes to stdout; diagnostics go to stderr.\nA command that arrives during a search (ping, quit, set, move, go, hint) stops it, as the \
+protocol wants; commands sent with the one that started the search wait for it.\n\nExamples:\n  othbook nboard\n  \
 othbook nboard --depth 14 --time 5 --threads 2"
 )]
 pub struct Args {
@@ -66,7 +67,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
     let mut server =
         NboardServer::new(engine, args.depth, Duration::from_secs_f64(args.time)).with_book(book);
-    let stdin = std::io::stdin();
-    server.serve(stdin.lock(), out, &mut std::io::stderr())?;
+    // Large enough for any script written at once to be read at once (see `serve`).
+    let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+    server.serve(stdin, out, &mut std::io::stderr())?;
     Ok(())
 }

@@ -582,6 +582,7 @@ mod tests {
             busy: &busy,
             parallel: false,
             stop: AtomicBool::new(false),
+            cancel: None,
             solving: AtomicBool::new(false),
             deadline: None,
             nodes: AtomicU64::new(0),

@@ -347,6 +347,29 @@ impl<E: Evaluator> Engine<E> {
         &self,
         board: &Board,
         limits: &Limits,
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Result<Analysis, EngineError> {
+        self.run(board, limits, None, on_iteration)
+    }
+
+    /// Like [`Engine::analyze_with`], and stopped by another thread setting `stop`: the search
+    /// then ends as if its time had run out, at its next look at the clock, with the
+    /// deepest finished iteration. The flag is only read; clear it before the next search.
+    pub fn analyze_stoppable(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Result<Analysis, EngineError> {
+        self.run(board, limits, Some(stop), on_iteration)
+    }
+
+    fn run(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        cancel: Option<&AtomicBool>,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
         check_limits(limits)?;
@@ -377,6 +400,7 @@ impl<E: Evaluator> Engine<E> {
             busy: &self.busy,
             parallel: self.options.threads > 1,
             stop: AtomicBool::new(false),
+            cancel,
             solving: AtomicBool::new(false),
             deadline: limits.time.map(|t| start + t),
             nodes: AtomicU64::new(0),
@@ -609,6 +633,7 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         busy: &engine.busy,
         parallel: false,
         stop: AtomicBool::new(false),
+        cancel: None,
         solving: AtomicBool::new(false),
         deadline: None,
         nodes: AtomicU64::new(0),

@@ -91,6 +91,9 @@ pub(crate) struct Shared<'a, E> {
     /// More than one thread searches.
     pub parallel: bool,
     pub stop: AtomicBool,
+    /// The caller's flag ([`super::Engine::analyze_stoppable`]): once set, the search stops as
+    /// if the deadline had passed.
+    pub cancel: Option<&'a AtomicBool>,
     /// Set by the main thread when it leaves the midgame iterations for the solve: helpers
     /// drop the midgame iteration they are in and join it.
     pub solving: AtomicBool,
@@ -169,6 +172,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if self.shared.stop.load(Ordering::Relaxed)
             || (self.follows && self.shared.solving.load(Ordering::Relaxed))
         {
+            self.aborted = true;
+        } else if self
+            .shared
+            .cancel
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            // Through `stop`, so that every thread treats it as a time-out.
+            self.shared.stop.store(true, Ordering::Relaxed);
             self.aborted = true;
         } else if self.main {
             if let Some(d) = self.shared.deadline {

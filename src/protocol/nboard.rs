@@ -6,7 +6,10 @@ use crate::book::Book;
 use crate::engine::{Engine, Limits, SCALE};
 use crate::play::book_choice::book_move;
 use crate::transcript::{ingest_bytes, Format, IngestOptions};
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -75,13 +78,20 @@ impl NboardServer {
 
     /// Reads commands until `quit` or the end of input. Only protocol goes to `out`;
     /// diagnostics (unknown commands, bad moves) go to `diag`.
+    ///
+    /// `input` is read by a thread of its own, so that a command that arrives during a search
+    /// (`ping`, `quit`, a new position...) stops it; the command is then carried out as usual.
+    /// Commands read before the search began wait their turn instead: a script sent in one
+    /// piece gets every answer. At `quit` that thread is left behind, waiting for input.
     pub fn serve(
         &mut self,
-        input: impl BufRead,
+        input: impl BufRead + Send + 'static,
         out: &mut impl Write,
         diag: &mut impl Write,
     ) -> io::Result<()> {
-        for line in input.lines() {
+        let mut inbox = Inbox::spawn(input)?;
+        let stop = Arc::clone(&inbox.stop);
+        while let Some(line) = inbox.next_line() {
             let line = line?;
             let line = line.trim();
             if line.is_empty() {
@@ -103,9 +113,9 @@ impl NboardServer {
                 "move" => self.play(rest, diag)?,
                 "hint" => {
                     let n = rest.parse::<usize>().unwrap_or(1).clamp(1, 64);
-                    self.hint(n, out)?;
+                    self.hint(n, &stop, out)?;
                 }
-                "go" => self.go(out)?,
+                "go" => self.go(&stop, out)?,
                 "ping" => writeln!(out, "pong {rest}")?,
                 "learn" => writeln!(out, "learned")?,
                 "status" => writeln!(out, "status ready")?,
@@ -113,12 +123,7 @@ impl NboardServer {
                     out.flush()?;
                     return Ok(());
                 }
-                // NBoard 1.1 sends a bare move instead of `move F5`.
-                _ if cmd.len() == 2
-                    && (cmd.parse::<Square>().is_ok() || cmd.eq_ignore_ascii_case("pa")) =>
-                {
-                    self.play(cmd, diag)?;
-                }
+                _ if is_bare_move(cmd) => self.play(cmd, diag)?,
                 _ => writeln!(diag, "othbook nboard: ignored {line:?}")?,
             }
             out.flush()?;
@@ -197,7 +202,7 @@ impl NboardServer {
         .multipv(lines)
     }
 
-    fn hint(&mut self, n: usize, out: &mut impl Write) -> io::Result<()> {
+    fn hint(&mut self, n: usize, stop: &AtomicBool, out: &mut impl Write) -> io::Result<()> {
         if self.position.board.is_game_over() {
             return writeln!(out, "status game over");
         }
@@ -230,13 +235,18 @@ impl NboardServer {
             }
         }
         let n = n.min(self.position.board.legal_moves().count() as usize);
+        begin_search(stop, out)?;
         let start = Instant::now();
         let mut last = None;
-        let result = self
-            .engine
-            .analyze_with(&self.position.board, &self.limits(n), |it| {
-                last = Some(it.depth);
-            });
+        let result =
+            self.engine
+                .analyze_stoppable(&self.position.board, &self.limits(n), stop, |it| {
+                    last = Some(it.depth)
+                });
+        if stop.load(Ordering::SeqCst) {
+            // Stopped by the GUI, which drops what comes before its `pong`.
+            return writeln!(out, "status");
+        }
         if let Ok(a) = result {
             for line in a.lines.iter().take(n) {
                 writeln!(
@@ -257,7 +267,7 @@ impl NboardServer {
         writeln!(out, "status")
     }
 
-    fn go(&mut self, out: &mut impl Write) -> io::Result<()> {
+    fn go(&mut self, stop: &AtomicBool, out: &mut impl Write) -> io::Result<()> {
         let board = self.position.board;
         if board.is_game_over() {
             return writeln!(out, "status game over");
@@ -272,8 +282,16 @@ impl NboardServer {
             return writeln!(out, "status");
         }
         writeln!(out, "status thinking")?;
+        begin_search(stop, out)?;
         let start = Instant::now();
-        match self.engine.analyze(&board, &self.limits(1)) {
+        let result = self
+            .engine
+            .analyze_stoppable(&board, &self.limits(1), stop, |_| {});
+        if stop.load(Ordering::SeqCst) {
+            // Stopped by the GUI, which drops a move sent before its `pong`.
+            return writeln!(out, "status");
+        }
+        match result {
             Ok(a) => {
                 let secs = start.elapsed().as_secs_f64();
                 writeln!(out, "nodestats {} {secs:.2}", a.nodes)?;
@@ -295,4 +313,119 @@ impl NboardServer {
         }
         writeln!(out, "status")
     }
+}
+
+/// Clears `stop` and shows the GUI what was written so far (the status): a search starts, and
+/// only commands that arrive from now on stop it.
+fn begin_search(stop: &AtomicBool, out: &mut impl Write) -> io::Result<()> {
+    stop.store(false, Ordering::SeqCst);
+    out.flush()
+}
+
+/// NBoard 1.1 sends a bare move (`F5`, `PA`) instead of `move F5`.
+fn is_bare_move(cmd: &str) -> bool {
+    cmd.len() == 2 && (cmd.parse::<Square>().is_ok() || cmd.eq_ignore_ascii_case("pa"))
+}
+
+/// Whether `line` stops a search under way: the GUI sends these when the user changes the
+/// position or the settings, or to resynchronise (`ping`), and then has no use for the
+/// search's answer.
+fn stops_search(line: &str) -> bool {
+    let cmd = line.split_whitespace().next().unwrap_or("");
+    matches!(cmd, "ping" | "quit" | "set" | "move" | "go" | "hint") || is_bare_move(cmd)
+}
+
+/// The GUI's lines, read ahead by a thread of their own.
+struct Inbox {
+    batches: Receiver<io::Result<Vec<String>>>,
+    queued: VecDeque<String>,
+    /// Set by the reader when a line comes in that [`stops_search`]; cleared when a search
+    /// starts.
+    stop: Arc<AtomicBool>,
+}
+
+impl Inbox {
+    fn spawn(mut input: impl BufRead + Send + 'static) -> io::Result<Inbox> {
+        let (tx, batches) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        std::thread::Builder::new()
+            .name("nboard input".into())
+            .spawn(move || {
+                let mut partial = Vec::new();
+                loop {
+                    let lines = match read_lines(&mut input, &mut partial) {
+                        Ok(Some(lines)) => lines,
+                        Ok(None) => return,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    // Set before the lines are sent: the flag of lines received before a
+                    // search starts is then always cleared by it.
+                    if lines.iter().any(|l| stops_search(l)) {
+                        flag.store(true, Ordering::SeqCst);
+                    }
+                    if tx.send(Ok(lines)).is_err() {
+                        return;
+                    }
+                }
+            })?;
+        Ok(Inbox {
+            batches,
+            queued: VecDeque::new(),
+            stop,
+        })
+    }
+
+    /// The next line, `None` at the end of input.
+    fn next_line(&mut self) -> Option<io::Result<String>> {
+        loop {
+            if let Some(line) = self.queued.pop_front() {
+                return Some(Ok(line));
+            }
+            match self.batches.recv() {
+                Ok(Ok(lines)) => self.queued.extend(lines),
+                Ok(Err(e)) => return Some(Err(e)),
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+/// The lines completed by the next read (at the end of input, the last line even without its
+/// newline); `None` at the end. The lines of one read travel together so that a script written
+/// in one piece is queued whole before any of its searches starts.
+fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Option<Vec<String>>> {
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            if partial.is_empty() {
+                return Ok(None);
+            }
+            return Ok(Some(vec![utf8(std::mem::take(partial))?]));
+        }
+        let n = buf.len();
+        partial.extend_from_slice(buf);
+        input.consume(n);
+        if let Some(end) = partial.iter().rposition(|&b| b == b'\n') {
+            let rest = partial.split_off(end + 1);
+            let mut done = std::mem::replace(partial, rest);
+            done.pop();
+            return done
+                .split(|&b| b == b'\n')
+                .map(|l| utf8(l.to_vec()))
+                .collect::<io::Result<Vec<_>>>()
+                .map(Some);
+        }
+    }
+}
+
+fn utf8(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
