@@ -2,6 +2,7 @@
 
 use assert_cmd::Command;
 use othbook::board::{parse_moves, Position, Square};
+use othbook::engine::{Engine, EngineOptions, Limits};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -144,6 +145,59 @@ fn regression_book_hints_at_the_start_named_f5_only() {
         .collect();
     book.sort_unstable();
     assert_eq!(book, ["C4", "D3", "E6", "F5"], "{out:?}");
+}
+
+/// White has no move after these 15 plies, with 45 empties: the game goes on after the pass.
+const FORCED_PASS: &str = "+f5-f4+e3-d2+e2-d6+c6-e1+d7-f6+d3-d8+e8-b6+c8";
+
+/// Regression: a hint for a forced pass said `search PA 0 0 0`, eval and depth 0; it is the
+/// pass, valued as `analyze` values it (the best reply's search, for the side that passes).
+#[test]
+fn regression_hint_for_a_forced_pass_reported_eval_0() {
+    let board = Position::START
+        .replay(parse_moves(FORCED_PASS).unwrap())
+        .unwrap()
+        .end
+        .board;
+    assert!(board.must_pass() && !board.is_game_over());
+    // The engine `othbook nboard` builds: one thread, 64 MiB.
+    let engine = Engine::new(EngineOptions::default());
+    let expected = engine.analyze(&board, &Limits::depth(6)).unwrap();
+    assert!(expected.passed && expected.score != 0, "{expected:?}");
+
+    let script = format!(
+        "nboard 2\nset depth 6\n{}hint 3\ngo\nmove PA\ngo\nquit\n",
+        set_game(FORCED_PASS)
+    );
+    let out = Command::cargo_bin("othbook")
+        .unwrap()
+        .args(["nboard", "--no-book", "--time", "30"])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let searches: Vec<&String> = out.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(searches.len(), 1, "{out:?}");
+    let f: Vec<&str> = searches[0].split_whitespace().collect();
+    assert!(f[1].starts_with("PA-"), "{out:?}");
+    assert_eq!(f[2], format!("{:.2}", expected.score_discs()), "{out:?}");
+    assert_eq!(f[4], "6", "{out:?}");
+    // `go` passes, and after the pass answers with one of white's moves.
+    let answers: Vec<&String> = out.iter().filter(|l| l.starts_with("=== ")).collect();
+    assert_eq!(answers.len(), 2, "{out:?}");
+    assert_eq!(answers[0], "=== PA");
+    let replies: Vec<String> = board
+        .pass()
+        .legal_moves()
+        .iter()
+        .map(|s: Square| s.to_string().to_uppercase())
+        .collect();
+    assert!(replies.contains(&answers[1][4..6].to_string()), "{out:?}");
 }
 
 /// A running `othbook nboard`, killed if the test fails before it quits.

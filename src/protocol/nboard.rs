@@ -207,10 +207,6 @@ impl NboardServer {
             return writeln!(out, "status game over");
         }
         writeln!(out, "status analysing")?;
-        if !self.position.board.has_moves() {
-            writeln!(out, "search PA 0 0 0")?;
-            return writeln!(out, "status");
-        }
         if let Some(book) = &self.book {
             let plies = self.moves.iter().filter(|m| !m.is_pass()).count();
             // One hint per square: the GUI marks squares, and a symmetric position's book
@@ -234,7 +230,10 @@ impl NboardServer {
                 )?;
             }
         }
-        let n = n.min(self.position.board.legal_moves().count() as usize);
+        // A forced pass is one hint, valued by the search of the replies to it.
+        let n = n
+            .min(self.position.board.legal_moves().count() as usize)
+            .max(1);
         begin_search(stop, out)?;
         let start = Instant::now();
         let mut last = None;
