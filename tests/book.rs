@@ -294,6 +294,20 @@ fn query_errors_and_unknown_positions() {
             .arg(&book),
     );
     assert!(deep.contains("not in the book"), "{deep}");
+    // Regression: TSV printed the board diagram there; it is now an empty table.
+    let tsv = stdout(
+        othbook()
+            .args([
+                "explore",
+                "f5d6c3d3c4f4f6f3e6e7",
+                "--format",
+                "tsv",
+                "--book",
+            ])
+            .arg(&book),
+    );
+    assert_eq!(tsv.lines().count(), 1, "{tsv}");
+    assert!(tsv.starts_with("move\tgames\t"), "{tsv}");
     // The start lists its four equivalent first moves once, and says so.
     let start = stdout(othbook().args(["explore", "--book"]).arg(&book));
     assert!(start.contains("f5 stands for d3, c4, e6 too"), "{start}");

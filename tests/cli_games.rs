@@ -376,4 +376,18 @@ fn regression_build_overwrote_its_input_and_counted_a_file_twice() {
     assert!(err.contains("are the same file"), "{err}");
     let (code, _, err) = run_in(d, &["games", "stats", "logistello.gam", "logistello.gam"]);
     assert_eq!(code, Some(2), "{err}");
+    // --player-side alone filtered nothing but was stored, and then stopped merges.
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "build",
+            "logistello.gam",
+            "-o",
+            "b.book",
+            "--player-side",
+            "black",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--player-side needs --player"), "{err}");
 }

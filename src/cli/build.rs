@@ -108,6 +108,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         return Err(bad("--min-games must be at least 1"));
     }
     super::common::distinct_files(&args.inputs, Some(&args.output))?;
+    if args.player.is_none() && !matches!(args.player_side, Side::Either) {
+        // It would be stored in the book's options, where it filters nothing but stops merges.
+        return Err(bad("--player-side needs --player"));
+    }
     let format = super::common::input_format(args.input_format.as_deref())?;
     let options = BuildOptions {
         plies: args.plies,

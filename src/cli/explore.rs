@@ -30,6 +30,9 @@ pub struct Args {
     format: OutputFormat,
 }
 
+/// The columns of `--format tsv`.
+const TSV_HEADER: &str = "move\tgames\tshare\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff";
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
     let pos = position_from_args(args.position.as_deref(), moves.as_deref())?;
@@ -45,7 +48,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 json_str(&pos.to_obf()),
                 pos.side
             )?,
-            _ => writeln!(out, "{}\nThis position is not in the book.", pos.diagram())?,
+            // The table's header and no row: a script reads an empty table.
+            OutputFormat::Tsv => writeln!(out, "{TSV_HEADER}")?,
+            OutputFormat::Table => {
+                writeln!(out, "{}\nThis position is not in the book.", pos.diagram())?;
+            }
         }
         return Ok(());
     };
@@ -90,10 +97,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             write_equivalent_moves(out, &pos.board, rows.iter().map(|r| r.0))?;
         }
         OutputFormat::Tsv => {
-            writeln!(
-                out,
-                "move\tgames\tshare\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff"
-            )?;
+            writeln!(out, "{TSV_HEADER}")?;
             let row = |out: &mut dyn Write, name: &str, m: &othbook::book::ColorStats| {
                 writeln!(
                     out,
