@@ -250,3 +250,19 @@ fn regression_bench_checked_its_ffo_file_late_and_its_answers_never() {
         "{err}"
     );
 }
+
+/// `analyze f5 d6 c3` was refused while `explore f5 d6 c3` worked.
+#[test]
+fn regression_analyze_refused_moves_given_as_separate_words() {
+    let best = |args: &[&str]| {
+        stdout_of(args)
+            .lines()
+            .find(|l| l.starts_with("best:"))
+            .map(|l| l.split(" nodes").next().unwrap_or(l).to_string())
+            .expect("a best line")
+    };
+    let common = ["--depth", "4", "--threads", "1", "--no-book"];
+    let joined = best(&[&["analyze", "f5d6c3"][..], &common].concat());
+    let words = best(&[&["analyze", "f5", "d6", "c3"][..], &common].concat());
+    assert_eq!(joined, words);
+}

@@ -74,8 +74,8 @@ Examples:\n  othbook analyze f5d6c3 --depth 14\n  othbook analyze --time 10 --th
 othbook analyze --position \"<64 chars> X\" --exact"
 )]
 pub struct Args {
-    /// Moves played from the start (or from --position), e.g. f5d6c3.
-    moves: Option<String>,
+    /// Moves played from the start (or from --position), e.g. `f5d6c3` or `f5 d6 c3`.
+    moves: Vec<String>,
     /// Start from this position: 64 characters (X/* black, O white, -/. empty) then X or O.
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
@@ -142,7 +142,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             args.multipv
         )));
     }
-    let pos = position_from_args(args.position.as_deref(), args.moves.as_deref())?;
+    let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
+    let pos = position_from_args(args.position.as_deref(), moves.as_deref())?;
     if pos.board.is_game_over() {
         return Err(bad(format!(
             "the game is over (black {} - white {}): nothing to analyse",
