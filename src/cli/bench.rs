@@ -162,19 +162,10 @@ fn read_ffo(path: &std::path::Path) -> Result<Vec<(usize, Position, i32)>> {
             let line = lines
                 .get(id - 1)
                 .ok_or_else(|| bad(format!("{}: has no line {id}", path.display())))?;
-            let mut fields = line.split(';');
-            let pos: Position = fields
-                .next()
-                .unwrap_or("")
-                .trim()
-                .parse()
-                .map_err(|e| at(format!("{e}")))?;
-            let best = fields
-                .filter_map(|f| f.split_once(':'))
-                .map(|(_, score)| score.trim().trim_start_matches('+').parse::<i32>())
-                .collect::<Result<Vec<i32>, _>>()
-                .map_err(|e| at(format!("bad score: {e}")))?
-                .into_iter()
+            let (pos, scored) = super::common::parse_obf_line(line).map_err(at)?;
+            let best = scored
+                .iter()
+                .map(|&(_, score)| score)
                 .max()
                 .ok_or_else(|| at("no scored move".into()))?;
             Ok((id, pos, best))

@@ -1,7 +1,7 @@
 //! Helpers shared by subcommands: reading positions and move lists from arguments.
 
 use anyhow::Result;
-use othbook::board::{parse_moves, Position};
+use othbook::board::{parse_moves, Move, Position};
 use std::path::Path;
 
 /// An error in what the user typed: reported with exit code 2.
@@ -67,6 +67,34 @@ pub fn unreadable_inputs(summary: &othbook::transcript::IngestSummary, after: &s
         msg.push_str(&format!("\n  {path}: {why}"));
     }
     Err(anyhow::anyhow!(msg))
+}
+
+/// One OBF record (the FFO suite's form): a board, then `MOVE:score` fields separated by
+/// `;`, scores in discs for the side to move.
+pub fn parse_obf_line(line: &str) -> Result<(Position, Vec<(Move, i32)>), String> {
+    let mut parts = line.split(';');
+    let board = parts.next().unwrap_or("").trim();
+    let position: Position = board.parse().map_err(|e| format!("{e}"))?;
+    let mut scored = Vec::new();
+    for field in parts.map(str::trim).filter(|f| !f.is_empty()) {
+        let (mv, score) = field
+            .split_once(':')
+            .ok_or_else(|| format!("expected MOVE:score, found {field:?}"))?;
+        let mv = parse_moves(mv)
+            .ok()
+            .filter(|m| m.len() == 1)
+            .ok_or_else(|| format!("bad move {mv:?}"))?[0];
+        let score: i32 = score
+            .trim()
+            .trim_start_matches('+')
+            .parse()
+            .map_err(|_| format!("bad score {score:?}"))?;
+        if !(-64..=64).contains(&score) {
+            return Err(format!("score {score} is outside -64..64"));
+        }
+        scored.push((mv, score));
+    }
+    Ok((position, scored))
 }
 
 /// The position given by `--position` (or the start), after the moves of `moves`.

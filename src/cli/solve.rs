@@ -208,32 +208,11 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
             continue;
         }
         let at = |msg: String| bad(format!("{}:{n}: {msg}", path.display()));
-        let mut parts = line.split(';');
-        let board = parts.next().unwrap_or("").trim();
-        let position: Position = board.parse().map_err(|e| at(format!("{e}")))?;
+        let (position, scored) = super::common::parse_obf_line(line).map_err(at)?;
         // Checked while reading, so that a finished game late in a file does not cost the
         // solves before it.
         if position.board.is_game_over() {
             return Err(at(GAME_OVER.into()));
-        }
-        let mut scored = Vec::new();
-        for field in parts.map(str::trim).filter(|f| !f.is_empty()) {
-            let (mv, score) = field
-                .split_once(':')
-                .ok_or_else(|| at(format!("expected MOVE:score, found {field:?}")))?;
-            let mv = othbook::board::parse_moves(mv)
-                .ok()
-                .filter(|m| m.len() == 1)
-                .ok_or_else(|| at(format!("bad move {mv:?}")))?[0];
-            let score: i32 = score
-                .trim()
-                .trim_start_matches('+')
-                .parse()
-                .map_err(|_| at(format!("bad score {score:?}")))?;
-            if !(-64..=64).contains(&score) {
-                return Err(at(format!("score {score} is outside -64..64")));
-            }
-            scored.push((mv, score));
         }
         tasks.push(Task {
             label: format!("#{n}"),

@@ -92,20 +92,16 @@ pub fn write_file(
     .map_err(io_err)
 }
 
-fn io_write(source: io::Error) -> WriteError {
-    WriteError::Io {
-        path: "output".into(),
-        source,
-    }
-}
-
 /// Writes `games` as text (gam, moves, pgn or ggf) to `out`.
 pub fn write_text(
     games: &[GameRecord],
     to: Format,
     out: &mut impl Write,
 ) -> Result<WriteReport, WriteError> {
-    let io_err = io_write;
+    let io_err = |source| WriteError::Io {
+        path: "output".into(),
+        source,
+    };
     let mut report = WriteReport::default();
     let mut line = String::with_capacity(256);
     for g in games {
