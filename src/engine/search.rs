@@ -300,10 +300,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if depth == 1 {
             return self.depth_one(p, o, s, mv, alpha, beta);
         }
+        if depth == 2 {
+            return self.depth_two(p, o, s, mv, alpha, beta);
+        }
 
         let mut tt_move = None;
         let use_tt = depth >= TT_MIN_DEPTH;
-        if let Some(e) = self.tt.probe(p, o).filter(|_| use_tt) {
+        // Below the table's depth the probe is skipped, not just ignored: its bucket is
+        // usually out of cache, and the load costs more than the node's whole search.
+        if let Some(e) = use_tt.then(|| self.tt.probe(p, o)).flatten() {
             tt_move = e.best.map(|s| s as u8);
             if e.kind == Kind::Midgame && u32::from(e.depth) >= depth {
                 match e.bound {
@@ -427,6 +432,70 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         best
     }
 
+    /// Two plies left: no table (below [`TT_MIN_DEPTH`]), children tried fewest replies
+    /// first. The replies are computed for that order anyway, so each child's last ply
+    /// takes them from here instead of generating them again.
+    #[inline]
+    fn depth_two(
+        &mut self,
+        p: u64,
+        o: u64,
+        s: &E::State,
+        mut mv: u64,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut list = [(0u8, 0u64, 0i32, 0u64); 32];
+        let mut n = 0;
+        while mv != 0 {
+            let sq = mv.trailing_zeros() as u8;
+            mv &= mv - 1;
+            let f = flips(p, o, sq);
+            let om = moves(o & !f, p | f | 1 << sq);
+            list[n] = (sq, f, -mobility_key(om), om);
+            n += 1;
+        }
+        let list = &mut list[..n];
+        let mut best = -INF;
+        for i in 0..n {
+            let (sq, f, _, om) = pick_best(list, i, |e| e.2);
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            let ns = self.eval.play(s, sq, f);
+            let score = if i == 0 {
+                -self.last_ply(np, no, &ns, om, -beta, -alpha)
+            } else {
+                let v = -self.last_ply(np, no, &ns, om, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted {
+                    -self.last_ply(np, no, &ns, om, -beta, -alpha)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if raise(&mut best, &mut alpha, score, beta) {
+                break;
+            }
+        }
+        best
+    }
+
+    /// A node one ply from the horizon whose moves `mv` are known: the same node as
+    /// [`Worker::pvs_s`] at depth 1, without generating them again.
+    #[inline]
+    fn last_ply(&mut self, p: u64, o: u64, s: &E::State, mv: u64, alpha: i32, beta: i32) -> i32 {
+        if mv == 0 {
+            return self.pvs_s(p, o, s, 1, alpha, beta);
+        }
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.depth_one(p, o, s, mv, alpha, beta)
+    }
+
     /// The moves `mv` as (square, flips, key) and their count. The caller picks moves best
     /// first with [`pick_best`], so that a cutoff leaves the rest unsorted.
     #[inline]
@@ -439,7 +508,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         depth: u32,
         tt_move: Option<u8>,
     ) -> ([(u8, u64, i32); 32], usize) {
-        const CORNERS: u64 = 0x8100_0000_0000_0081;
         let mut list = [(0u8, 0u64, 0i32); 32];
         let mut n = 0;
         while mv != 0 {
@@ -457,12 +525,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 let d = if depth >= 10 { 2 } else { 1 };
                 -self.pvs_s(np, no, &self.eval.play(s, sq, f), d, -INF, INF)
             } else if depth >= ORDER_EVAL_MIN {
-                let om = moves(np, no);
-                let mob = (om.count_ones() + (om & CORNERS).count_ones()) as i32;
+                let mob = mobility_key(moves(np, no));
                 -self.eval.eval_state(&self.eval.play(s, sq, f), np, no) - mob * 30
             } else {
-                let om = moves(np, no);
-                -((om.count_ones() + (om & CORNERS).count_ones()) as i32)
+                -mobility_key(moves(np, no))
             };
             list[n] = (sq, f, key);
             n += 1;
@@ -564,7 +630,7 @@ impl MoveLoop {
     #[inline]
     pub fn next(&self, list: &mut [(u8, u64, i32)], i: usize) -> Option<(u8, u64)> {
         let (sq, f, _) = if i < list.len() {
-            pick_best(list, i)
+            pick_best(list, i, |e| e.2)
         } else if i - list.len() < self.n_deferred {
             list[usize::from(self.deferred[i - list.len()])]
         } else {
@@ -604,17 +670,25 @@ pub(crate) fn raise(best: &mut i32, alpha: &mut i32, s: i32, beta: i32) -> bool 
     false
 }
 
-/// Moves the best-keyed entry of `list[i..]` to `i` and returns it.
+/// Moves the best-keyed entry of `list[i..]` (the first of equals) to `i` and returns it.
 #[inline]
-pub(crate) fn pick_best(list: &mut [(u8, u64, i32)], i: usize) -> (u8, u64, i32) {
+pub(crate) fn pick_best<T: Copy>(list: &mut [T], i: usize, key: impl Fn(&T) -> i32) -> T {
     let mut b = i;
     for j in i + 1..list.len() {
-        if list[j].2 > list[b].2 {
+        if key(&list[j]) > key(&list[b]) {
             b = j;
         }
     }
     list.swap(i, b);
     list[i]
+}
+
+/// How much a move leaves the opponent, given the opponent's moves `om`: its mobility, with
+/// corners counted twice.
+#[inline(always)]
+fn mobility_key(om: u64) -> i32 {
+    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    (om.count_ones() + (om & CORNERS).count_ones()) as i32
 }
 
 /// Principal variation from the table, starting at a board whose best move is known.
