@@ -481,7 +481,7 @@ impl<E: Evaluator> Worker<'_, E> {
 
 /// Squares next to any of the `empty` squares.
 #[inline]
-fn neighbours_of_empty(empty: u64) -> u64 {
+pub(crate) fn neighbours_of_empty(empty: u64) -> u64 {
     let l = (empty << 1) & 0xFEFE_FEFE_FEFE_FEFE;
     let r = (empty >> 1) & 0x7F7F_7F7F_7F7F_7F7F;
     let row = empty | l | r;
