@@ -13,12 +13,13 @@ use std::time::Instant;
 const POLL_INTERVAL: u64 = 2048;
 /// Shallower nodes are cheaper to search again than to look up (a likely cache miss).
 const TT_MIN_DEPTH: u32 = 3;
-/// From this depth on, moves are ordered by a shallow search of each child. Below it, by
-/// what the move leaves the opponent: mobility, then the mover's discs next to empty
-/// squares. Evaluating each child at depths 3-5 had ordered worse and cost more: on 24
-/// positions from real games, depth 13 took 353.5 M nodes and 28.6 s with it, 284.5 M and
-/// 19.2 s without (docs/experiments.md).
-const ORDER_SEARCH_MIN: u32 = 6;
+/// From this depth on, moves are ordered by a 2-ply search of each child. Below it, by what
+/// the move leaves the opponent: mobility, then the mover's discs next to empty squares.
+/// The evaluation of each child (depths 3-5) and a 1-ply search (depths 6-9) had ordered
+/// worse and cost more: on 24 positions from real games, depth 13 took 353.5 M nodes and
+/// 28.6 s with both, 267.8 M nodes with neither below depth 6, 201.6 M below depth 10
+/// (docs/experiments.md).
+const ORDER_SEARCH_MIN: u32 = 10;
 /// Weight of one opponent move against one of the mover's discs next to an empty square.
 const MOBILITY_WEIGHT: i32 = 4;
 /// The last ply tries corners first and X-squares last, with no other ordering: on 16
@@ -526,8 +527,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 1 << 30
             } else if depth >= ORDER_SEARCH_MIN {
                 // Shallow search: the best predictor of the deep result.
-                let d = if depth >= 10 { 2 } else { 1 };
-                -self.pvs_s(np, no, &self.eval.play(s, sq, f), d, -INF, INF)
+                -self.pvs_s(np, no, &self.eval.play(s, sq, f), 2, -INF, INF)
             } else {
                 let front = (no & neighbours_of_empty(!(np | no))).count_ones() as i32;
                 -(mobility_key(moves(np, no)) * MOBILITY_WEIGHT + front)
@@ -914,12 +914,14 @@ fn presearch_depth(empties: u32, anytime: bool) -> u32 {
 
 /// Seconds the exact solve of a position with `empties` empty squares is predicted to take,
 /// after the midgame iteration to `depth` took `last`. It errs on the long side: over FFO
-/// #21-#49 at one thread (`analyze --time 1000`, iterations of at least 10 ms, 8 to 12
-/// plies short of the end) the solve took 0.2-0.5 of the prediction, at most 1.02.
+/// #21-#49 at one thread (each midgame iteration of at least 10 ms, 8 to 12 plies short of
+/// the end, against `solve`'s time; 83 pairs) the solve took a median 0.38 of the
+/// prediction, at most 1.0. The factor was 17 until the midgame ordering of 2026-11-24 made
+/// the iterations faster than the solve (the same pairs then gave up to 1.78).
 fn predicted_solve(empties: u32, depth: u32, last: std::time::Duration) -> f64 {
     let short = f64::from(empties.saturating_sub(depth)) - 8.0;
     let more = f64::from(empties) - 20.0;
-    last.as_secs_f64() * 17.0 * 2.14f64.powf(short) * 0.8f64.powf(more)
+    last.as_secs_f64() * 30.0 * 2.14f64.powf(short) * 0.8f64.powf(more)
 }
 
 /// Root search with a window around an earlier score, widened on failure. The caller passes
