@@ -666,14 +666,12 @@ impl MoveLoop {
 /// true when the node is cut (`alpha >= beta`).
 #[inline(always)]
 pub(crate) fn raise(best: &mut i32, alpha: &mut i32, s: i32, beta: i32) -> bool {
-    if s > *best {
-        *best = s;
-        if s > *alpha {
-            *alpha = s;
-            return s >= beta;
-        }
-    }
-    false
+    // Maxima instead of nested ifs: which child raises them is data, not a pattern a branch
+    // predictor can learn. `best < beta` and `best <= alpha` hold on entry (or the loop
+    // would have been cut), so the cut test alone decides the return.
+    *best = (*best).max(s);
+    *alpha = (*alpha).max(s);
+    s >= beta
 }
 
 /// Moves the best-keyed entry of `list[i..]` (the first of equals) to `i` and returns it.
