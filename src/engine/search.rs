@@ -422,22 +422,42 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let mut best = -INF;
-        let middle = mv & !(DEPTH_ONE_FIRST | DEPTH_ONE_LAST);
-        for mut group in [mv & DEPTH_ONE_FIRST, middle, mv & DEPTH_ONE_LAST] {
-            while group != 0 {
-                let sq = group.trailing_zeros() as u8;
-                group &= group - 1;
-                let f = flips(p, o, sq);
-                let (np, no) = (o & !f, p | f | 1 << sq);
-                self.nodes += 1;
-                let v = -self.eval.eval_state(&self.eval.play(s, sq, f), np, no);
-                if raise(&mut best, &mut alpha, v, beta) {
-                    return best;
-                }
-            }
+        /// Takes the next move to try out of `rem`: corners, then the rest, X-squares last.
+        #[inline(always)]
+        fn take(rem: &mut u64) -> u8 {
+            let group = if *rem & DEPTH_ONE_FIRST != 0 {
+                *rem & DEPTH_ONE_FIRST
+            } else if *rem & !DEPTH_ONE_LAST != 0 {
+                *rem & !DEPTH_ONE_LAST
+            } else {
+                *rem
+            };
+            let sq = group.trailing_zeros() as u8;
+            *rem &= !(1 << sq);
+            sq
         }
-        best
+        let mut best = -INF;
+        let mut rem = mv;
+        let mut sq = take(&mut rem);
+        let mut f = flips(p, o, sq);
+        loop {
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            // The next move's flips are found before this child is evaluated, so that their
+            // latency overlaps the evaluation's; at a cut one set of flips is wasted.
+            let next = (rem != 0).then(|| {
+                let nsq = take(&mut rem);
+                (nsq, flips(p, o, nsq))
+            });
+            self.nodes += 1;
+            let v = -self.eval.eval_state(&self.eval.play(s, sq, f), np, no);
+            if raise(&mut best, &mut alpha, v, beta) {
+                return best;
+            }
+            let Some((nsq, nf)) = next else {
+                return best;
+            };
+            (sq, f) = (nsq, nf);
+        }
     }
 
     /// Two plies left: no table (below [`TT_MIN_DEPTH`]), children tried fewest replies
