@@ -319,3 +319,190 @@ fn query_errors_and_unknown_positions() {
         .assert()
         .code(2);
 }
+
+/// `explore --depth D --format tsv` rows (without `all`): move, games, eval.
+fn explore_eval_rows(book: &Path, moves: &str, depth: &str) -> Vec<(String, u64, f64)> {
+    let tsv = stdout(
+        othbook()
+            .args(["explore", moves, "--depth", depth, "--threads", "1"])
+            .args(["--format", "tsv", "--book"])
+            .arg(book),
+    );
+    let mut lines = tsv.lines();
+    assert!(
+        lines.next().unwrap().ends_with("\taverage_diff\teval"),
+        "{tsv}"
+    );
+    lines
+        .filter(|l| !l.starts_with("all\t"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[8].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn explore_depth_scores_every_legal_move_as_the_engine_does() {
+    use othbook::engine::{Engine, EngineOptions, Limits, SCALE};
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2020, WTHOR_2021], &book, &["--plies", "20"]);
+    // Black to move (in the book, some legal moves never played) and white to move.
+    for line in ["f5d6c3d3c4f4f6f3e6e7", "f5d6c3d3c4f4f6f3e6", "f5d6c3"] {
+        let pos = Position::START
+            .replay(parse_moves(line).unwrap())
+            .unwrap()
+            .end;
+        let rows = explore_eval_rows(&book, line, "6");
+        let legal: Vec<String> = pos
+            .board
+            .legal_moves()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut shown: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        shown.sort();
+        let mut want = legal.clone();
+        want.sort();
+        assert_eq!(shown, want, "{line}: one row per legal move");
+        // Rows without games come after the book's, best for the mover first.
+        let first_unplayed = rows.iter().position(|r| r.1 == 0).unwrap_or(rows.len());
+        assert!(
+            rows[first_unplayed..].iter().all(|r| r.1 == 0),
+            "{line}: {rows:?}"
+        );
+        let black = pos.side == othbook::board::Color::Black;
+        let mover = |e: f64| if black { e } else { -e };
+        assert!(
+            rows[first_unplayed..]
+                .windows(2)
+                .all(|w| mover(w[0].2) >= mover(w[1].2)),
+            "{line}: {rows:?}"
+        );
+        // The same scores as the library's engine, turned into black minus white.
+        let engine = Engine::new(EngineOptions {
+            threads: 1,
+            hash_mb: 64,
+            ..EngineOptions::default()
+        });
+        let a = engine
+            .analyze(&pos.board, &Limits::depth(6).multipv(legal.len()))
+            .unwrap();
+        for l in &a.lines {
+            let want = mover(f64::from(l.score) / f64::from(SCALE));
+            let row = rows.iter().find(|r| r.0 == l.mv.to_string()).unwrap();
+            assert!(
+                (row.2 - want).abs() < 0.006,
+                "{line} {}: {row:?} against {want}",
+                l.mv
+            );
+        }
+    }
+    // Some moves of the first position were never played in these two years of games.
+    let rows = explore_eval_rows(&book, "f5d6c3d3c4f4f6f3e6e7", "6");
+    assert!(
+        rows.iter().any(|r| r.1 == 0) && rows.iter().any(|r| r.1 > 0),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn explore_depth_keeps_symmetric_moves_in_one_row_and_scores_unknown_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "8"]);
+    // At the start f5 stands for d3, c4 and e6: no extra rows for them.
+    let start = stdout(
+        othbook()
+            .args(["explore", "--depth", "4", "--book"])
+            .arg(&book),
+    );
+    let rows: Vec<&str> = start
+        .lines()
+        .filter(|l| l.starts_with("f5 ") && !l.contains("stands for"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{start}");
+    assert!(
+        !start
+            .lines()
+            .any(|l| ["d3 ", "c4 ", "e6 "].iter().any(|m| l.starts_with(m))),
+        "{start}"
+    );
+    assert!(
+        start.contains("eval: engine score after a 4-ply search, black - white"),
+        "{start}"
+    );
+    // Deeper than the book: every legal move scored, none with games.
+    let deep = "f5d6c3d3c4f4f6f3e6e7";
+    let json = stdout(
+        othbook()
+            .args([
+                "explore", deep, "--depth", "4", "--format", "json", "--book",
+            ])
+            .arg(&book),
+    );
+    assert!(json.contains("\"in_book\":false"), "{json}");
+    assert!(
+        json.contains("\"eval_kind\":\"midgame\",\"eval_depth\":4"),
+        "{json}"
+    );
+    let pos = Position::START
+        .replay(parse_moves(deep).unwrap())
+        .unwrap()
+        .end;
+    assert_eq!(
+        json.matches("\"eval\":").count(),
+        pos.board.legal_moves().count() as usize,
+        "{json}"
+    );
+    assert!(!json.contains("\"eval\":null"), "{json}");
+    let rows = explore_eval_rows(&book, deep, "4");
+    assert!(rows.iter().all(|r| r.1 == 0), "{rows:?}");
+    // Near the end the scores are exact disc differences.
+    let near_end = stdout(
+        othbook()
+            .args(["explore", "--depth", "20", "--book"])
+            .arg(&book)
+            .args([
+                "--position",
+                "--XXXXX--OOOXX-O-OOOOXOXOOOOXXOXXOOOOOXXXOOOOOXXXXOXXXXXXXXXXXXX X",
+            ]),
+    );
+    assert!(
+        near_end.contains("exact final disc difference"),
+        "{near_end}"
+    );
+    // A finished game has nothing to score; without --depth, --threads is refused.
+    let over = format!("{} X", "X".repeat(64));
+    let tsv = stdout(
+        othbook()
+            .args([
+                "explore",
+                "--depth",
+                "4",
+                "--format",
+                "tsv",
+                "--position",
+                &over,
+                "--book",
+            ])
+            .arg(&book),
+    );
+    assert_eq!(tsv.trim_end().lines().count(), 1, "{tsv}");
+    assert!(tsv.ends_with("\teval\n"), "{tsv}");
+    othbook()
+        .args(["explore", "f5", "--threads", "2", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2);
+    othbook()
+        .args(["explore", "f5", "--depth", "61", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2);
+}

@@ -1,10 +1,15 @@
-//! `othbook explore`: a position's games and results, then every next move the book knows.
+//! `othbook explore`: a position's games and results, then every next move the book knows,
+//! and with `--depth` the engine's score of every legal move beside what the games say.
 
 use super::common::{
-    bad, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args,
+    bad, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args, threads_arg,
     write_equivalent_moves, OutputFormat,
 };
 use anyhow::Result;
+use othbook::board::{Color, Move, Position};
+use othbook::book::key::equivalent_moves;
+use othbook::book::{MoveStats, PositionStats};
+use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, MAX_DEPTH, SCALE};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -13,7 +18,11 @@ use std::path::PathBuf;
 #[command(
     after_help = "Statistics merge transpositions and the 8 symmetries: any move order \
 and any orientation of a position give the same numbers. Moves are shown in your orientation.\n\n\
+With --depth every legal move also gets the engine's score (black minus white, like the avg \
+column), and moves no game played get a row of their own: popular moves that search refutes \
+and good ones nobody tried stand side by side.\n\n\
 Examples:\n  othbook explore f5\n  othbook explore f5 d6 c3 --format json\n  \
+othbook explore f5 d6 c3 --depth 14\n  \
 othbook explore --position \"---------------------------OX------XO--------------------------- X\""
 )]
 pub struct Args {
@@ -25,13 +34,92 @@ pub struct Args {
     /// The book (default: books/wthor.book).
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Also score every legal move with the engine searched this many plies deep (1-60;
+    /// exact when the end of the game is within reach).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search threads for --depth (default: all cores).
+    #[arg(long, requires = "depth")]
+    threads: Option<usize>,
     /// Output style.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
 
-/// The columns of `--format tsv`.
+/// The columns of `--format tsv` (`eval` only with `--depth`).
 const TSV_HEADER: &str = "move\tgames\tshare\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff";
+
+/// Table size for `--depth`: the searches are short, and a small table is quick to set up.
+const EVAL_HASH_MB: usize = 64;
+
+/// The engine's view of the position's moves (`--depth`).
+struct Evals {
+    /// Every legal move (or the pass) with its score, black minus white, in discs.
+    scores: Vec<(Move, f64)>,
+    kind: ScoreKind,
+    depth: u32,
+}
+
+impl Evals {
+    /// Scores every legal move of `pos`; `None` when the game is over.
+    fn of(pos: &Position, depth: u32, threads: usize) -> Result<Option<Evals>> {
+        if pos.board.is_game_over() {
+            return Ok(None);
+        }
+        let engine = Engine::try_new(EngineOptions {
+            threads,
+            hash_mb: EVAL_HASH_MB,
+            ..EngineOptions::default()
+        })
+        .map_err(|e| bad(e.to_string()))?;
+        let lines = pos.board.legal_moves().count().max(1) as usize;
+        let a = engine
+            .analyze(&pos.board, &Limits::depth(depth).multipv(lines))
+            .map_err(|e| bad(e.to_string()))?;
+        // The engine scores for the side to move; the book's columns are black minus white.
+        let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
+        Ok(Some(Evals {
+            scores: a
+                .lines
+                .iter()
+                .map(|l| (l.mv, sign * f64::from(l.score) / f64::from(SCALE)))
+                .collect(),
+            kind: a.kind,
+            depth: a.depth,
+        }))
+    }
+
+    /// The score of `mv` (equivalent moves share it).
+    fn score(&self, mv: Move) -> Option<f64> {
+        self.scores.iter().find(|s| s.0 == mv).map(|s| s.1)
+    }
+
+    /// `+1.25`, or `+4` for an exact disc difference.
+    fn cell(&self, mv: Move) -> String {
+        match (self.score(mv), self.kind) {
+            (None, _) => "-".into(),
+            (Some(s), ScoreKind::Exact) => format!("{s:+.0}"),
+            (Some(s), _) => format!("{s:+.2}"),
+        }
+    }
+
+    /// What the scores mean, for the table's footnote and JSON.
+    fn meaning(&self) -> String {
+        match self.kind {
+            ScoreKind::Exact => "exact final disc difference under perfect play".into(),
+            ScoreKind::Wld => "win/draw/loss under perfect play".into(),
+            ScoreKind::Midgame => format!("engine score after a {}-ply search", self.depth),
+        }
+    }
+
+    fn kind_name(&self) -> &'static str {
+        match self.kind {
+            ScoreKind::Exact => "exact",
+            ScoreKind::Wld => "wld",
+            ScoreKind::Midgame => "midgame",
+        }
+    }
+}
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
@@ -39,34 +127,124 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.position.is_none() && moves.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(bad("empty move string"));
     }
+    if let Some(d) = args.depth {
+        if !(1..=MAX_DEPTH).contains(&d) {
+            return Err(bad(format!(
+                "--depth {d} is out of range: use 1 to {MAX_DEPTH}"
+            )));
+        }
+    }
+    let threads = threads_arg(args.threads)?;
     let book = open_book(args.book.as_deref())?;
-    let Some(stats) = book.try_probe(&pos.board)? else {
-        match args.format {
-            OutputFormat::Json => writeln!(
-                out,
-                "{{\"position\":{},\"side\":\"{}\",\"in_book\":false}}",
-                json_str(&pos.to_obf()),
-                pos.side
-            )?,
-            // The table's header and no row: a script reads an empty table.
-            OutputFormat::Tsv => writeln!(out, "{TSV_HEADER}")?,
-            OutputFormat::Table => {
-                writeln!(out, "{}\nThis position is not in the book.", pos.diagram())?;
+    let stats = book.try_probe(&pos.board)?;
+    let evals = match args.depth {
+        Some(d) => Evals::of(&pos, d, threads)?,
+        None => None,
+    };
+    let Some(stats) = stats.or(evals.as_ref().map(|_| PositionStats::default())) else {
+        return write_not_in_book(out, &pos, args.format, args.depth.is_some());
+    };
+    let in_book = stats.games() > 0;
+    let mut rows = if in_book {
+        book.try_moves(&pos.board)?
+    } else {
+        Vec::new()
+    };
+    if let Some(e) = &evals {
+        add_unplayed_moves(&mut rows, &pos, e);
+    }
+    let view = View {
+        pos: &pos,
+        stats,
+        in_book,
+        rows: &rows,
+        evals: evals.as_ref(),
+        eval_asked: args.depth.is_some(),
+    };
+    match args.format {
+        OutputFormat::Table => view.table(out),
+        OutputFormat::Tsv => view.tsv(out),
+        OutputFormat::Json => view.json(out),
+    }
+}
+
+/// A position the book lacks, and no move to score: nothing to show but the position.
+fn write_not_in_book(
+    out: &mut impl Write,
+    pos: &Position,
+    format: OutputFormat,
+    eval_asked: bool,
+) -> Result<()> {
+    match format {
+        OutputFormat::Json => writeln!(
+            out,
+            "{{\"position\":{},\"side\":\"{}\",\"in_book\":false}}",
+            json_str(&pos.to_obf()),
+            pos.side
+        )?,
+        // The table's header and no row: a script reads an empty table.
+        OutputFormat::Tsv => writeln!(
+            out,
+            "{TSV_HEADER}{}",
+            if eval_asked { "\teval" } else { "" }
+        )?,
+        OutputFormat::Table => {
+            writeln!(out, "{}\nThis position is not in the book.", pos.diagram())?;
+            if eval_asked {
+                writeln!(out, "The game is over: there is no move to score.")?;
             }
         }
-        return Ok(());
-    };
-    let c = stats.for_side(pos.side);
-    let rows = book.try_moves(&pos.board)?;
-    let share = |g: u64| 100.0 * g as f64 / stats.games().max(1) as f64;
-    match args.format {
-        OutputFormat::Table => {
-            writeln!(out, "{}", pos.diagram())?;
+    }
+    Ok(())
+}
+
+/// Appends, best first, a row without games for each scored move that no book row stands
+/// for (a book row of a symmetric position stands for its equivalent moves too).
+fn add_unplayed_moves(rows: &mut Vec<(Move, MoveStats)>, pos: &Position, evals: &Evals) {
+    let mut by_score: Vec<(Move, f64)> = evals.scores.clone();
+    // Best for the side to move first, whatever colour it is.
+    let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
+    by_score.sort_by(|a, b| (sign * b.1).total_cmp(&(sign * a.1)));
+    for (mv, _) in by_score {
+        let same = equivalent_moves(&pos.board, mv);
+        if rows.iter().any(|(r, _)| *r == mv || same.contains(r)) {
+            continue;
+        }
+        let shown = othbook::book::key::representative(&same).unwrap_or(mv);
+        rows.push((shown, MoveStats::default()));
+    }
+}
+
+/// Everything one `explore` prints.
+struct View<'a> {
+    pos: &'a Position,
+    stats: PositionStats,
+    in_book: bool,
+    rows: &'a [(Move, MoveStats)],
+    evals: Option<&'a Evals>,
+    /// `--depth` was given (its column shows even when the game is over).
+    eval_asked: bool,
+}
+
+impl View<'_> {
+    fn share(&self, games: u64) -> f64 {
+        100.0 * games as f64 / self.stats.games().max(1) as f64
+    }
+
+    fn eval_cell(&self, mv: Move) -> String {
+        self.evals.map_or_else(|| "-".into(), |e| e.cell(mv))
+    }
+
+    fn table(&self, out: &mut impl Write) -> Result<()> {
+        let pos = self.pos;
+        writeln!(out, "{}", pos.diagram())?;
+        if self.in_book {
+            let c = self.stats.for_side(pos.side);
             let [b, d, w] = percent_cells(&c);
             writeln!(
                 out,
                 "{} games: black {b}%  draw {d}%  white {w}%  average {} (black - white){}",
-                stats.games(),
+                self.stats.games(),
                 diff_cell(c.average_diff()),
                 if c.unknown > 0 {
                     format!(", {} without result", c.unknown)
@@ -74,80 +252,136 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                     String::new()
                 }
             )?;
-            if rows.is_empty() {
+        } else {
+            writeln!(out, "This position is not in the book.")?;
+        }
+        if self.eval_asked && self.evals.is_none() {
+            writeln!(out, "The game is over: there is no move to score.")?;
+        }
+        if self.rows.is_empty() {
+            if self.in_book {
                 writeln!(out, "No next move in the book.")?;
-            } else {
-                writeln!(out, "\nmove    games   share  black%  draw%  white%    avg")?;
             }
-            for (mv, s) in &rows {
-                let m = s.for_side(pos.side);
-                let [b, d, w] = percent_cells(&m);
-                writeln!(
-                    out,
-                    "{:<5} {:>7} {:>6.1}% {:>7} {:>6} {:>7} {:>6}",
-                    mv.to_string(),
-                    s.games(),
-                    share(s.games()),
-                    b,
-                    d,
-                    w,
-                    diff_cell(m.average_diff())
-                )?;
-            }
-            write_equivalent_moves(out, &pos.board, rows.iter().map(|r| r.0))?;
-        }
-        OutputFormat::Tsv => {
-            writeln!(out, "{TSV_HEADER}")?;
-            let row = |out: &mut dyn Write, name: &str, m: &othbook::book::ColorStats| {
-                writeln!(
-                    out,
-                    "{name}\t{}\t{:.2}\t{}\t{}\t{}\t{}\t{}",
-                    m.games(),
-                    share(m.games()),
-                    m.black_wins,
-                    m.draws,
-                    m.white_wins,
-                    m.unknown,
-                    json_num(m.average_diff())
-                )
-            };
-            row(out, "all", &c)?;
-            for (mv, s) in &rows {
-                row(out, &mv.to_string(), &s.for_side(pos.side))?;
-            }
-        }
-        OutputFormat::Json => {
-            let obj = |m: &othbook::book::ColorStats| {
-                format!(
-                    "\"games\":{},\"black_wins\":{},\"draws\":{},\"white_wins\":{},\
-                     \"unknown\":{},\"average_diff\":{}",
-                    m.games(),
-                    m.black_wins,
-                    m.draws,
-                    m.white_wins,
-                    m.unknown,
-                    json_num(m.average_diff())
-                )
-            };
-            let moves: Vec<String> = rows
-                .iter()
-                .map(|(mv, s)| {
-                    format!(
-                        "{{\"move\":\"{mv}\",\"share\":{:.2},{}}}",
-                        share(s.games()),
-                        obj(&s.for_side(pos.side))
-                    )
-                })
-                .collect();
+        } else {
+            write!(out, "\nmove    games   share  black%  draw%  white%    avg")?;
             writeln!(
                 out,
-                "{{\"position\":{},\"side\":\"{}\",\"in_book\":true,{},\"moves\":[{}]}}",
-                json_str(&pos.to_obf()),
-                pos.side,
-                obj(&c),
-                moves.join(",")
+                "{}",
+                if self.evals.is_some() { "    eval" } else { "" }
             )?;
         }
+        for (mv, s) in self.rows {
+            let m = s.for_side(pos.side);
+            let [b, d, w] = percent_cells(&m);
+            write!(
+                out,
+                "{:<5} {:>7} {:>6.1}% {:>7} {:>6} {:>7} {:>6}",
+                mv.to_string(),
+                s.games(),
+                self.share(s.games()),
+                b,
+                d,
+                w,
+                diff_cell(m.average_diff())
+            )?;
+            if self.evals.is_some() {
+                write!(out, " {:>7}", self.eval_cell(*mv))?;
+            }
+            writeln!(out)?;
+        }
+        write_equivalent_moves(out, &pos.board, self.rows.iter().map(|r| r.0))?;
+        if let Some(e) = self.evals {
+            writeln!(out, "eval: {}, black - white", e.meaning())?;
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn tsv(&self, out: &mut impl Write) -> Result<()> {
+        let with_eval = self.eval_asked;
+        writeln!(out, "{TSV_HEADER}{}", if with_eval { "\teval" } else { "" })?;
+        let row = |out: &mut dyn Write,
+                   name: &str,
+                   m: &othbook::book::ColorStats,
+                   eval: Option<f64>|
+         -> std::io::Result<()> {
+            write!(
+                out,
+                "{name}\t{}\t{:.2}\t{}\t{}\t{}\t{}\t{}",
+                m.games(),
+                self.share(m.games()),
+                m.black_wins,
+                m.draws,
+                m.white_wins,
+                m.unknown,
+                json_num(m.average_diff())
+            )?;
+            if with_eval {
+                // An empty cell where there is no score: the column stays numeric.
+                write!(
+                    out,
+                    "\t{}",
+                    eval.map_or(String::new(), |e| format!("{e:.2}"))
+                )?;
+            }
+            writeln!(out)
+        };
+        if self.in_book {
+            row(out, "all", &self.stats.for_side(self.pos.side), None)?;
+        }
+        for (mv, s) in self.rows {
+            let eval = self.evals.and_then(|e| e.score(*mv));
+            row(out, &mv.to_string(), &s.for_side(self.pos.side), eval)?;
+        }
+        Ok(())
+    }
+
+    fn json(&self, out: &mut impl Write) -> Result<()> {
+        let obj = |m: &othbook::book::ColorStats| {
+            format!(
+                "\"games\":{},\"black_wins\":{},\"draws\":{},\"white_wins\":{},\
+                 \"unknown\":{},\"average_diff\":{}",
+                m.games(),
+                m.black_wins,
+                m.draws,
+                m.white_wins,
+                m.unknown,
+                json_num(m.average_diff())
+            )
+        };
+        let eval_field = |mv: Move| match self.evals {
+            Some(e) => format!(",\"eval\":{}", json_num(e.score(mv))),
+            None if self.eval_asked => ",\"eval\":null".to_string(),
+            None => String::new(),
+        };
+        let moves: Vec<String> = self
+            .rows
+            .iter()
+            .map(|(mv, s)| {
+                format!(
+                    "{{\"move\":\"{mv}\",\"share\":{:.2},{}{}}}",
+                    self.share(s.games()),
+                    obj(&s.for_side(self.pos.side)),
+                    eval_field(*mv)
+                )
+            })
+            .collect();
+        let eval_info = match self.evals {
+            Some(e) => format!(
+                ",\"eval_kind\":\"{}\",\"eval_depth\":{}",
+                e.kind_name(),
+                e.depth
+            ),
+            None => String::new(),
+        };
+        writeln!(
+            out,
+            "{{\"position\":{},\"side\":\"{}\",\"in_book\":{},{}{eval_info},\"moves\":[{}]}}",
+            json_str(&self.pos.to_obf()),
+            self.pos.side,
+            self.in_book,
+            obj(&self.stats.for_side(self.pos.side)),
+            moves.join(",")
+        )?;
+        Ok(())
+    }
 }
