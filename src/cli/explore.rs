@@ -10,7 +10,7 @@ use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
 use othbook::book::{MoveStats, PositionStats};
 use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, MAX_DEPTH, SCALE};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 /// Arguments of `othbook explore`.
@@ -73,9 +73,26 @@ impl Evals {
         })
         .map_err(|e| bad(e.to_string()))?;
         let lines = pos.board.legal_moves().count().max(1) as usize;
+        // Scoring every move deeply can take a while: say how far it got (on a terminal).
+        let spinner = if std::io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_message(format!("scoring {lines} moves to depth {depth}"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
         let a = engine
-            .analyze(&pos.board, &Limits::depth(depth).multipv(lines))
+            .analyze_with(&pos.board, &Limits::depth(depth).multipv(lines), |it| {
+                spinner.set_message(format!(
+                    "scoring {lines} moves to depth {depth}: depth {} done, {} nodes, {:.1} s",
+                    it.depth,
+                    it.nodes,
+                    it.elapsed.as_secs_f64()
+                ));
+            })
             .map_err(|e| bad(e.to_string()))?;
+        spinner.finish_and_clear();
         // The engine scores for the side to move; the book's columns are black minus white.
         let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
         Ok(Some(Evals {
