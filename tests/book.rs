@@ -320,8 +320,9 @@ fn query_errors_and_unknown_positions() {
         .code(2);
 }
 
-/// `explore --depth D --format tsv` rows (without `all`): move, games, eval.
-fn explore_eval_rows(book: &Path, moves: &str, depth: &str) -> Vec<(String, u64, f64)> {
+/// `explore --depth D --format tsv` rows (without `all`): move, games (`None` where the book
+/// leaves the move out below its minimum), eval.
+fn explore_eval_rows(book: &Path, moves: &str, depth: &str) -> Vec<(String, Option<u64>, f64)> {
     let tsv = stdout(
         othbook()
             .args(["explore", moves, "--depth", depth, "--threads", "1"])
@@ -337,11 +338,7 @@ fn explore_eval_rows(book: &Path, moves: &str, depth: &str) -> Vec<(String, u64,
         .filter(|l| !l.starts_with("all\t"))
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (
-                f[0].to_string(),
-                f[1].parse().unwrap(),
-                f[8].parse().unwrap(),
-            )
+            (f[0].to_string(), f[1].parse().ok(), f[8].parse().unwrap())
         })
         .collect()
 }
@@ -371,9 +368,12 @@ fn explore_depth_scores_every_legal_move_as_the_engine_does() {
         want.sort();
         assert_eq!(shown, want, "{line}: one row per legal move");
         // Rows without games come after the book's, best for the mover first.
-        let first_unplayed = rows.iter().position(|r| r.1 == 0).unwrap_or(rows.len());
+        let first_unplayed = rows
+            .iter()
+            .position(|r| r.1 == Some(0))
+            .unwrap_or(rows.len());
         assert!(
-            rows[first_unplayed..].iter().all(|r| r.1 == 0),
+            rows[first_unplayed..].iter().all(|r| r.1 == Some(0)),
             "{line}: {rows:?}"
         );
         let black = pos.side == othbook::board::Color::Black;
@@ -406,7 +406,7 @@ fn explore_depth_scores_every_legal_move_as_the_engine_does() {
     // Some moves of the first position were never played in these two years of games.
     let rows = explore_eval_rows(&book, "f5d6c3d3c4f4f6f3e6e7", "6");
     assert!(
-        rows.iter().any(|r| r.1 == 0) && rows.iter().any(|r| r.1 > 0),
+        rows.iter().any(|r| r.1 == Some(0)) && rows.iter().any(|r| r.1 > Some(0)),
         "{rows:?}"
     );
 }
@@ -462,7 +462,7 @@ fn explore_depth_keeps_symmetric_moves_in_one_row_and_scores_unknown_positions()
     );
     assert!(!json.contains("\"eval\":null"), "{json}");
     let rows = explore_eval_rows(&book, deep, "4");
-    assert!(rows.iter().all(|r| r.1 == 0), "{rows:?}");
+    assert!(rows.iter().all(|r| r.1 == Some(0)), "{rows:?}");
     // Near the end the scores are exact disc differences.
     let near_end = stdout(
         othbook()
@@ -505,4 +505,77 @@ fn explore_depth_keeps_symmetric_moves_in_one_row_and_scores_unknown_positions()
         .arg(&book)
         .assert()
         .code(2);
+}
+
+#[test]
+fn explore_depth_says_when_the_book_left_a_move_out_below_its_minimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(
+        &[WTHOR_2020, WTHOR_2021],
+        &book,
+        &["--plies", "20", "--min-games", "3"],
+    );
+    // Some moves here were played once or twice: not "0 games" but "fewer than 3".
+    let line = "f5d6c3d3c4f4f6f3e6e7";
+    let rows = explore_eval_rows(&book, line, "4");
+    assert!(rows.iter().any(|r| r.1.is_none()), "{rows:?}");
+    assert!(rows.iter().all(|r| r.1 != Some(0)), "{rows:?}");
+    let table = stdout(
+        othbook()
+            .args(["explore", line, "--depth", "4", "--book"])
+            .arg(&book),
+    );
+    assert!(table.contains("     <3 "), "{table}");
+    assert!(
+        table.contains("<3: the book leaves out moves played in fewer than 3 games"),
+        "{table}"
+    );
+    let json = stdout(
+        othbook()
+            .args([
+                "explore", line, "--depth", "4", "--format", "json", "--book",
+            ])
+            .arg(&book),
+    );
+    assert!(json.contains("\"book_min_games\":3"), "{json}");
+    assert!(json.contains("\"games\":null"), "{json}");
+}
+
+/// A drawn move with white to move showed as `-0` (black minus white of a 0).
+#[test]
+fn regression_explore_depth_showed_a_draw_as_minus_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "8"]);
+    // FFO #10, white to move: F1 draws.
+    let ffo10 = "-XXXX-----OXXX--XOXOXOXXOXOXXOXXOXXOXOOOXXXOXOOX--OXXO---OOOOO-- O";
+    let run = |format: &str| {
+        stdout(
+            othbook()
+                .args([
+                    "explore",
+                    "--depth",
+                    "20",
+                    "--threads",
+                    "1",
+                    "--format",
+                    format,
+                ])
+                .args(["--position", ffo10, "--book"])
+                .arg(&book),
+        )
+    };
+    let table = run("table");
+    let f1 = table.lines().find(|l| l.starts_with("f1 ")).unwrap();
+    assert!(f1.ends_with(" +0"), "{table}");
+    let tsv = run("tsv");
+    assert!(
+        tsv.lines()
+            .any(|l| l.starts_with("f1\t") && l.ends_with("\t0.00")),
+        "{tsv}"
+    );
+    let json = run("json");
+    assert!(json.contains("\"move\":\"f1\","), "{json}");
+    assert!(!json.contains("-0.00"), "{json}");
 }

@@ -99,7 +99,8 @@ impl Evals {
             scores: a
                 .lines
                 .iter()
-                .map(|l| (l.mv, sign * f64::from(l.score) / f64::from(SCALE)))
+                // `+ 0.0` turns a draw's -0 (white to move) into 0.
+                .map(|l| (l.mv, sign * f64::from(l.score) / f64::from(SCALE) + 0.0))
                 .collect(),
             kind: a.kind,
             depth: a.depth,
@@ -167,14 +168,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         Vec::new()
     };
+    let listed = rows.len();
     if let Some(e) = &evals {
-        add_unplayed_moves(&mut rows, &pos, e);
+        add_unlisted_moves(&mut rows, &pos, e);
     }
     let view = View {
         pos: &pos,
         stats,
         in_book,
         rows: &rows,
+        listed,
+        min_games: book.info().options.min_games,
         evals: evals.as_ref(),
         eval_asked: args.depth.is_some(),
     };
@@ -195,9 +199,11 @@ fn write_not_in_book(
     match format {
         OutputFormat::Json => writeln!(
             out,
-            "{{\"position\":{},\"side\":\"{}\",\"in_book\":false}}",
+            "{{\"position\":{},\"side\":\"{}\",\"in_book\":false{}}}",
             json_str(&pos.to_obf()),
-            pos.side
+            pos.side,
+            // A finished game: the moves asked for, none.
+            if eval_asked { ",\"moves\":[]" } else { "" }
         )?,
         // The table's header and no row: a script reads an empty table.
         OutputFormat::Tsv => writeln!(
@@ -215,9 +221,9 @@ fn write_not_in_book(
     Ok(())
 }
 
-/// Appends, best first, a row without games for each scored move that no book row stands
-/// for (a book row of a symmetric position stands for its equivalent moves too).
-fn add_unplayed_moves(rows: &mut Vec<(Move, MoveStats)>, pos: &Position, evals: &Evals) {
+/// Appends, best first, a row for each scored move that no book row stands for (a book row
+/// of a symmetric position stands for its equivalent moves too).
+fn add_unlisted_moves(rows: &mut Vec<(Move, MoveStats)>, pos: &Position, evals: &Evals) {
     let mut by_score: Vec<(Move, f64)> = evals.scores.clone();
     // Best for the side to move first, whatever colour it is.
     let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
@@ -237,7 +243,11 @@ struct View<'a> {
     pos: &'a Position,
     stats: PositionStats,
     in_book: bool,
+    /// The book's moves come first; the rest are scored moves the book does not list.
     rows: &'a [(Move, MoveStats)],
+    listed: usize,
+    /// The book leaves out moves played in fewer games than this.
+    min_games: u32,
     evals: Option<&'a Evals>,
     /// `--depth` was given (its column shows even when the game is over).
     eval_asked: bool,
@@ -246,6 +256,21 @@ struct View<'a> {
 impl View<'_> {
     fn share(&self, games: u64) -> f64 {
         100.0 * games as f64 / self.stats.games().max(1) as f64
+    }
+
+    /// Whether the games of row `i` are known: the book lists the move, or lists every move
+    /// played (a book without a minimum).
+    fn known(&self, i: usize) -> bool {
+        i < self.listed || self.min_games <= 1
+    }
+
+    /// The games column of row `i`: `<4` for a move the book leaves out below its minimum.
+    fn games_cell(&self, i: usize, games: u64) -> String {
+        if self.known(i) {
+            games.to_string()
+        } else {
+            format!("<{}", self.min_games)
+        }
     }
 
     fn eval_cell(&self, mv: Move) -> String {
@@ -287,15 +312,20 @@ impl View<'_> {
                 if self.evals.is_some() { "    eval" } else { "" }
             )?;
         }
-        for (mv, s) in self.rows {
+        for (i, (mv, s)) in self.rows.iter().enumerate() {
             let m = s.for_side(pos.side);
             let [b, d, w] = percent_cells(&m);
+            let share = if self.known(i) {
+                format!("{:.1}%", self.share(s.games()))
+            } else {
+                "-".into()
+            };
             write!(
                 out,
-                "{:<5} {:>7} {:>6.1}% {:>7} {:>6} {:>7} {:>6}",
+                "{:<5} {:>7} {:>7} {:>7} {:>6} {:>7} {:>6}",
                 mv.to_string(),
-                s.games(),
-                self.share(s.games()),
+                self.games_cell(i, s.games()),
+                share,
                 b,
                 d,
                 w,
@@ -307,6 +337,13 @@ impl View<'_> {
             writeln!(out)?;
         }
         write_equivalent_moves(out, &pos.board, self.rows.iter().map(|r| r.0))?;
+        if (0..self.rows.len()).any(|i| !self.known(i)) {
+            writeln!(
+                out,
+                "<{}: the book leaves out moves played in fewer than {} games",
+                self.min_games, self.min_games
+            )?;
+        }
         if let Some(e) = self.evals {
             writeln!(out, "eval: {}, black - white", e.meaning())?;
         }
@@ -318,20 +355,24 @@ impl View<'_> {
         writeln!(out, "{TSV_HEADER}{}", if with_eval { "\teval" } else { "" })?;
         let row = |out: &mut dyn Write,
                    name: &str,
-                   m: &othbook::book::ColorStats,
+                   m: Option<&othbook::book::ColorStats>,
                    eval: Option<f64>|
          -> std::io::Result<()> {
-            write!(
-                out,
-                "{name}\t{}\t{:.2}\t{}\t{}\t{}\t{}\t{}",
-                m.games(),
-                self.share(m.games()),
-                m.black_wins,
-                m.draws,
-                m.white_wins,
-                m.unknown,
-                json_num(m.average_diff())
-            )?;
+            match m {
+                Some(m) => write!(
+                    out,
+                    "{name}\t{}\t{:.2}\t{}\t{}\t{}\t{}\t{}",
+                    m.games(),
+                    self.share(m.games()),
+                    m.black_wins,
+                    m.draws,
+                    m.white_wins,
+                    m.unknown,
+                    json_num(m.average_diff())
+                )?,
+                // A move the book leaves out below its minimum: its games are not known.
+                None => write!(out, "{name}\t\t\t\t\t\t\t")?,
+            }
             if with_eval {
                 // An empty cell where there is no score: the column stays numeric.
                 write!(
@@ -343,11 +384,12 @@ impl View<'_> {
             writeln!(out)
         };
         if self.in_book {
-            row(out, "all", &self.stats.for_side(self.pos.side), None)?;
+            row(out, "all", Some(&self.stats.for_side(self.pos.side)), None)?;
         }
-        for (mv, s) in self.rows {
+        for (i, (mv, s)) in self.rows.iter().enumerate() {
             let eval = self.evals.and_then(|e| e.score(*mv));
-            row(out, &mv.to_string(), &s.for_side(self.pos.side), eval)?;
+            let m = s.for_side(self.pos.side);
+            row(out, &mv.to_string(), self.known(i).then_some(&m), eval)?;
         }
         Ok(())
     }
@@ -373,20 +415,40 @@ impl View<'_> {
         let moves: Vec<String> = self
             .rows
             .iter()
-            .map(|(mv, s)| {
-                format!(
-                    "{{\"move\":\"{mv}\",\"share\":{:.2},{}{}}}",
-                    self.share(s.games()),
-                    obj(&s.for_side(self.pos.side)),
-                    eval_field(*mv)
-                )
+            .enumerate()
+            .map(|(i, (mv, s))| {
+                let stats = if self.known(i) {
+                    format!(
+                        "\"share\":{:.2},{}",
+                        self.share(s.games()),
+                        obj(&s.for_side(self.pos.side))
+                    )
+                } else {
+                    // Left out of the book below its minimum: the games are not known.
+                    "\"share\":null,\"games\":null,\"black_wins\":null,\"draws\":null,\
+                     \"white_wins\":null,\"unknown\":null,\"average_diff\":null"
+                        .to_string()
+                };
+                // In a symmetric position a row stands for its equivalent moves too.
+                let same: Vec<String> = equivalent_moves(&self.pos.board, *mv)
+                    .iter()
+                    .filter(|m| *m != mv)
+                    .map(|m| format!("\"{m}\""))
+                    .collect();
+                let same = if same.is_empty() {
+                    String::new()
+                } else {
+                    format!(",\"equivalent\":[{}]", same.join(","))
+                };
+                format!("{{\"move\":\"{mv}\",{stats}{same}{}}}", eval_field(*mv))
             })
             .collect();
         let eval_info = match self.evals {
             Some(e) => format!(
-                ",\"eval_kind\":\"{}\",\"eval_depth\":{}",
+                ",\"eval_kind\":\"{}\",\"eval_depth\":{},\"book_min_games\":{}",
                 e.kind_name(),
-                e.depth
+                e.depth,
+                self.min_games
             ),
             None => String::new(),
         };
