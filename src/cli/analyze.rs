@@ -55,7 +55,9 @@ fn print_book(
             100.0 * st.games() as f64 / total.max(1) as f64,
             st.score()
                 .map_or("-".to_string(), |x| format!("{:.0}%", 100.0 * x)),
-            st.average_diff()
+            // Black minus white, like the line above and `explore`.
+            st.for_side(pos.side)
+                .average_diff()
                 .map_or("-".to_string(), |d| format!("{d:+.1}"))
         )?;
     }

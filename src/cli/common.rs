@@ -117,7 +117,7 @@ pub fn position_from_args(position: Option<&str>, moves: Option<&str>) -> Result
 pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
     match threads {
         Some(0) => Err(bad("--threads must be at least 1")),
-        Some(n) if n > 1024 => Err(bad(format!("--threads {n} is absurd"))),
+        Some(n) if n > 1024 => Err(bad(format!("--threads {n} is out of range: use 1 to 1024"))),
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
     }

@@ -1,6 +1,6 @@
 //! `othbook perft`: leaf counts of the game tree, with timing.
 
-use super::common::{bad, position_from_args};
+use super::common::{bad, position_from_args, threads_arg};
 use anyhow::Result;
 use othbook::board::perft::{divide, perft_parallel};
 use std::io::Write;
@@ -37,12 +37,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             args.depth
         )));
     }
-    let threads = match args.threads {
-        Some(0) => return Err(bad("--threads must be at least 1")),
-        Some(n) if n > 1024 => return Err(bad(format!("--threads {n} is absurd"))),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let threads = threads_arg(args.threads)?;
     let pos = position_from_args(args.position.as_deref(), args.moves.as_deref())?;
     let start = Instant::now();
     let leaves = if args.divide {

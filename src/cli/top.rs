@@ -54,6 +54,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         "f5" => Square::F5,
         other => return Err(bad(format!("--first {other}: use d3, c4, e6 or f5"))),
     };
+    if args.limit == 0 {
+        return Err(bad("--limit 0 shows nothing: use 1 or more"));
+    }
     if args.plies == 0 || args.plies > 120 {
         return Err(bad(format!("--plies {}: use 1 to 120", args.plies)));
     }

@@ -288,14 +288,15 @@ where
     let first_missing = whole + partial;
     if (header.games as usize) > first_missing {
         games.push(Checked::Bad(
-            RawIssue::syntax(
-                Location::Record(first_missing as u64 + 1),
+            RawIssue::syntax(Location::Record(first_missing as u64 + 1), {
+                let missing = header.games as usize - first_missing;
                 format!(
-                    "file ends before this record: the header says {} games, {} are missing",
+                    "file ends before this record: the header says {} games, {missing} {} \
+                         missing",
                     header.games,
-                    header.games as usize - first_missing
-                ),
-            )
+                    if missing == 1 { "is" } else { "are" }
+                )
+            })
             .with_reason(SkipReason::Truncated),
         ));
     }
