@@ -4,13 +4,12 @@
 //! before the search, and the best move's book record after it.
 
 use super::common::{
-    bad, check_hash, open_book, position_from_args, threads_arg, write_equivalent_moves,
+    bad, check_hash, depth_arg, open_book, position_from_args, threads_arg, write_equivalent_moves,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
-    Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
-    MAX_DEPTH, SCALE,
+    Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind, SCALE,
 };
 use othbook::play::book_choice::BookSetting;
 use std::io::Write;
@@ -120,13 +119,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
     check_hash(args.hash)?;
     let algorithm: Algorithm = args.algo.parse().map_err(bad)?;
-    if let Some(d) = args.depth {
-        if !(1..=MAX_DEPTH).contains(&d) {
-            return Err(bad(format!(
-                "--depth {d} is out of range: use 1 to {MAX_DEPTH}"
-            )));
-        }
-    }
+    depth_arg(args.depth)?;
     let time = match args.time {
         None => None,
         Some(t) if t.is_finite() && t > 0.0 && t <= 7.0 * 86_400.0 => {

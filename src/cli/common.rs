@@ -123,6 +123,17 @@ pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
     }
 }
 
+/// Checks a search `--depth` in plies (1 to the engine's maximum).
+pub fn depth_arg(depth: Option<u32>) -> Result<()> {
+    match depth {
+        Some(d) if !(1..=othbook::engine::MAX_DEPTH).contains(&d) => Err(bad(format!(
+            "--depth {d} is out of range: use 1 to {}",
+            othbook::engine::MAX_DEPTH
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Checks a `--hash` size in MiB.
 pub fn check_hash(mb: usize) -> Result<()> {
     if (1..=65536).contains(&mb) {

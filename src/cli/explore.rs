@@ -2,14 +2,14 @@
 //! and with `--depth` the engine's score of every legal move beside what the games say.
 
 use super::common::{
-    bad, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args, threads_arg,
-    write_equivalent_moves, OutputFormat,
+    bad, depth_arg, diff_cell, json_num, json_str, open_book, percent_cells, position_from_args,
+    threads_arg, write_equivalent_moves, OutputFormat,
 };
 use anyhow::Result;
 use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
 use othbook::book::{MoveStats, PositionStats};
-use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, MAX_DEPTH, SCALE};
+use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -19,8 +19,9 @@ use std::path::PathBuf;
     after_help = "Statistics merge transpositions and the 8 symmetries: any move order \
 and any orientation of a position give the same numbers. Moves are shown in your orientation.\n\n\
 With --depth every legal move also gets the engine's score (black minus white, like the avg \
-column), and moves no game played get a row of their own: popular moves that search refutes \
-and good ones nobody tried stand side by side.\n\n\
+column), and moves the book does not list get rows of their own (0 games, or <N when the book \
+leaves out moves played in fewer than N games): popular moves that search refutes and good \
+ones nobody tried stand side by side.\n\n\
 Examples:\n  othbook explore f5\n  othbook explore f5 d6 c3 --format json\n  \
 othbook explore f5 d6 c3 --depth 14\n  \
 othbook explore --position \"---------------------------OX------XO--------------------------- X\""
@@ -54,7 +55,8 @@ const EVAL_HASH_MB: usize = 64;
 
 /// The engine's view of the position's moves (`--depth`).
 struct Evals {
-    /// Every legal move (or the pass) with its score, black minus white, in discs.
+    /// Every legal move (or the pass) with its score, black minus white, in discs; best
+    /// first for the side to move, as the engine ranks them.
     scores: Vec<(Move, f64)>,
     kind: ScoreKind,
     depth: u32,
@@ -145,13 +147,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.position.is_none() && moves.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(bad("empty move string"));
     }
-    if let Some(d) = args.depth {
-        if !(1..=MAX_DEPTH).contains(&d) {
-            return Err(bad(format!(
-                "--depth {d} is out of range: use 1 to {MAX_DEPTH}"
-            )));
-        }
-    }
+    depth_arg(args.depth)?;
     let threads = threads_arg(args.threads)?;
     let book = open_book(args.book.as_deref())?;
     let stats = book.try_probe(&pos.board)?;
@@ -224,11 +220,8 @@ fn write_not_in_book(
 /// Appends, best first, a row for each scored move that no book row stands for (a book row
 /// of a symmetric position stands for its equivalent moves too).
 fn add_unlisted_moves(rows: &mut Vec<(Move, MoveStats)>, pos: &Position, evals: &Evals) {
-    let mut by_score: Vec<(Move, f64)> = evals.scores.clone();
-    // Best for the side to move first, whatever colour it is.
-    let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
-    by_score.sort_by(|a, b| (sign * b.1).total_cmp(&(sign * a.1)));
-    for (mv, _) in by_score {
+    // The engine's lines come best first for the side to move.
+    for &(mv, _) in &evals.scores {
         let same = equivalent_moves(&pos.board, mv);
         if rows.iter().any(|(r, _)| *r == mv || same.contains(r)) {
             continue;
