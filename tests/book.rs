@@ -123,6 +123,12 @@ fn build_cli(inputs: &[&str], out: &Path, extra: &[&str]) {
     args.extend(inputs.iter().map(|s| need(s).to_string()));
     args.extend(["-o".into(), out.display().to_string()]);
     args.extend(extra.iter().map(|s| s.to_string()));
+    // These tests count exact statistics: everything kept unless a test says otherwise.
+    for (flag, all) in [("--plies", "60"), ("--min-games", "1")] {
+        if !extra.contains(&flag) {
+            args.extend([flag.to_string(), all.to_string()]);
+        }
+    }
     othbook().args(&args).assert().success();
 }
 

@@ -1,16 +1,8 @@
 //! `othbook games stats|convert` end to end: output formats, exit codes, summary on stderr.
 
-use assert_cmd::Command;
+mod common;
 
-const FIX: &str = "fixtures/transcripts";
-
-fn othbook() -> Command {
-    Command::cargo_bin("othbook").unwrap()
-}
-
-fn fix(name: &str) -> String {
-    format!("{FIX}/{name}")
-}
+use common::{copy_fixtures, fix, othbook, run_in};
 
 fn stdout_of(args: &[&str]) -> String {
     let out = othbook().args(args).output().unwrap();
@@ -195,21 +187,6 @@ fn from_overrides_the_extension() {
 }
 
 /// Runs othbook in `dir` and returns (exit code, stdout, stderr).
-fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = othbook().current_dir(dir).args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn copy_fixtures(dir: &std::path::Path, names: &[&str]) {
-    for name in names {
-        std::fs::copy(fix(name), dir.join(name)).unwrap();
-    }
-}
-
 #[test]
 fn regression_wtb_output_overwrote_the_folders_player_and_tournament_names() {
     let dir = tempfile::tempdir().unwrap();
@@ -249,10 +226,11 @@ fn regression_wtb_output_overwrote_the_folders_player_and_tournament_names() {
             "--to",
             "wtb",
             "-o",
-            "WTH_2001.wtb",
+            "copy.wtb",
         ],
     );
     assert_eq!(code, Some(0), "{err}");
+    assert_eq!(as_pgn("copy.wtb"), before, "the copy's names differ");
     assert_eq!(
         as_pgn("WTH_2001.wtb"),
         before,
@@ -318,7 +296,7 @@ fn regression_unreadable_inputs_still_gave_a_book_and_emptied_the_output() {
     );
     assert_eq!(code, Some(1), "{err}");
     assert!(
-        err.contains("no book written") && err.contains("folder.gam: not a regular file"),
+        err.contains("no book written") && err.contains("folder.gam: is a folder, not a game file"),
         "{err}"
     );
     let (code, _, err) = run_in(

@@ -187,6 +187,8 @@ fn saved_games_feed_back_into_build() {
             book.to_str().unwrap(),
             "--plies",
             "10",
+            "--min-games",
+            "1",
         ]);
         let explore = run_ok(&[
             "explore",

@@ -102,15 +102,7 @@ pub fn build(
     created: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(BookData, BuildReport), BookError> {
-    if options.plies == 0 || options.plies > MAX_PLIES {
-        return Err(BookError::Options(format!(
-            "plies must be 1 to {MAX_PLIES}, not {}",
-            options.plies
-        )));
-    }
-    if options.min_games == 0 {
-        return Err(BookError::Options("min-games must be at least 1".into()));
-    }
+    check_options(options)?;
     let plies = usize::from(options.plies);
     let mut report = BuildReport {
         games_read: games.len() as u64,
@@ -370,4 +362,120 @@ fn add_unchecked(a: &Stats, b: &Stats) -> Stats {
         unknown: a.unknown + b.unknown,
         disc_sum: a.disc_sum + b.disc_sum,
     }
+}
+
+/// Games per part when a book is built from a stream: a part is built on its own (exact
+/// counts, no pruning) and merged into the parts before it.
+pub const STREAM_PART: usize = 200_000;
+
+/// Builds a book from games that arrive a block at a time, holding at most one part of
+/// games besides the book: parts of [`STREAM_PART`] games are built and merged as they
+/// fill, like a binary counter (each game takes part in O(log parts) merges), and pruned at
+/// the end. The result is the book [`build`] makes from all the games at once.
+pub struct StreamBuilder<'a> {
+    options: BuildOptions,
+    created: u64,
+    part: usize,
+    pending: Vec<GameRecord>,
+    /// Built parts, each about twice the games of the next.
+    levels: Vec<(u64, BookData)>,
+    report: BuildReport,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl<'a> StreamBuilder<'a> {
+    /// A builder for `options` (checked here), `created` as in [`build`]; `part` games are
+    /// built at a time (use [`STREAM_PART`]).
+    pub fn new(
+        options: &BuildOptions,
+        created: u64,
+        part: usize,
+        progress: &'a (dyn Fn(u64) + Sync),
+    ) -> Result<Self, BookError> {
+        check_options(options)?;
+        Ok(StreamBuilder {
+            options: options.clone(),
+            created,
+            part: part.max(1),
+            pending: Vec::new(),
+            levels: Vec::new(),
+            report: BuildReport::default(),
+            progress,
+        })
+    }
+
+    /// Adds games; builds a part when enough have come.
+    pub fn push(&mut self, mut games: Vec<GameRecord>) -> Result<(), BookError> {
+        self.pending.append(&mut games);
+        while self.pending.len() >= self.part {
+            let rest = self.pending.split_off(self.part);
+            let part = std::mem::replace(&mut self.pending, rest);
+            self.build_part(&part)?;
+        }
+        Ok(())
+    }
+
+    /// Games used so far (the last part's games are counted only at [`finish`](Self::finish)).
+    #[must_use]
+    pub fn games_used(&self) -> u64 {
+        self.report.games_used
+    }
+
+    fn build_part(&mut self, games: &[GameRecord]) -> Result<(), BookError> {
+        let exact = BuildOptions {
+            min_games: 1,
+            ..self.options.clone()
+        };
+        let (data, report) = build(games, &exact, self.created, self.progress)?;
+        self.add_report(&report);
+        let mut weight = games.len() as u64;
+        let mut data = data;
+        while self.levels.last().is_some_and(|(w, _)| *w <= weight) {
+            let Some((w, older)) = self.levels.pop() else {
+                break;
+            };
+            data = BookData::merge(&[older, data], 1)?;
+            weight += w;
+        }
+        self.levels.push((weight, data));
+        Ok(())
+    }
+
+    fn add_report(&mut self, r: &BuildReport) {
+        self.report.games_read += r.games_read;
+        self.report.games_used += r.games_used;
+        self.report.filtered_out += r.filtered_out;
+        self.report.other_start += r.other_start;
+    }
+
+    /// The whole book, pruned to the options' minimum.
+    pub fn finish(mut self) -> Result<(BookData, BuildReport), BookError> {
+        let pending = std::mem::take(&mut self.pending);
+        if self.levels.is_empty() {
+            // Everything fitted in one part: build it directly, pruned.
+            let (data, report) = build(&pending, &self.options, self.created, self.progress)?;
+            self.add_report(&report);
+            return Ok((data, self.report));
+        }
+        if !pending.is_empty() {
+            self.build_part(&pending)?;
+        }
+        let books: Vec<BookData> = self.levels.into_iter().map(|(_, d)| d).collect();
+        let mut data = BookData::merge(&books, self.options.min_games)?;
+        data.info.options = self.options;
+        Ok((data, self.report))
+    }
+}
+
+fn check_options(options: &BuildOptions) -> Result<(), BookError> {
+    if options.plies == 0 || options.plies > MAX_PLIES {
+        return Err(BookError::Options(format!(
+            "plies must be 1 to {MAX_PLIES}, not {}",
+            options.plies
+        )));
+    }
+    if options.min_games == 0 {
+        return Err(BookError::Options("min-games must be at least 1".into()));
+    }
+    Ok(())
 }

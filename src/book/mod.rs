@@ -33,7 +33,7 @@ pub mod key;
 mod reader;
 mod stats;
 
-pub use build::{build, BuildReport, MAX_PLIES};
+pub use build::{build, BuildReport, StreamBuilder, MAX_PLIES, STREAM_PART};
 pub use checksum::checksum;
 pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
 pub use default::{default_path, DEFAULT_BOOK};

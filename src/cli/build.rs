@@ -1,10 +1,14 @@
 //! `othbook build`: reads game files of any supported format and writes an opening book.
 
-use super::common::bad;
+use super::common::{bad, threads_arg};
+use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
-use othbook::book::{build, write_book, BuildOptions, GameFilter, PlayerColor, MAX_PLIES};
-use othbook::transcript::{ingest, IngestOptions};
-use std::io::{IsTerminal, Write};
+use othbook::book::{
+    write_book, BuildOptions, GameFilter, PlayerColor, StreamBuilder, MAX_PLIES, STREAM_PART,
+};
+use othbook::transcript::people::NameCounts;
+use othbook::transcript::{ingest_each, IngestOptions};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -28,17 +32,21 @@ modification time.\n\nExamples:\n  othbook build ../shared/data/wthor/*.wtb -o w
 --plies 30 --min-games 4\n  othbook build games.pgn -o mine.book --player \"Tamenori\" --years 1990-2000"
 )]
 pub struct Args {
-    /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV).
+    /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV); `-` or a pipe is read as
+    /// a stream.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// The book to write.
     #[arg(short, long)]
     output: PathBuf,
-    /// Plies of each game to keep (passes count).
-    #[arg(long, default_value_t = 60)]
+    /// Plies of each game to keep (passes count). With the default 40 plies and
+    /// --min-games 4, the 127,475 WTHOR games make a 6 MB book; --plies 60 --min-games 1
+    /// keeps everything (about 640 MB for WTHOR).
+    #[arg(long, default_value_t = 40)]
     plies: u8,
     /// Leave out positions, moves and lines seen in fewer games (after exact counting).
-    #[arg(long, default_value_t = 1)]
+    /// Books to be merged later need --min-games 1.
+    #[arg(long, default_value_t = 4)]
     min_games: u32,
     /// Only games of this player (case-insensitive part of the name).
     #[arg(long)]
@@ -58,6 +66,14 @@ pub struct Args {
     /// Read every input as this format (default: by extension and content).
     #[arg(long = "input-format")]
     input_format: Option<String>,
+    /// Count identical games once (same line up to the symmetries of the start position),
+    /// e.g. a collection given both as PGN and as WTHOR.
+    #[arg(long)]
+    dedupe: bool,
+    /// Write the book even when no game is left (by default that is an error and nothing
+    /// is written).
+    #[arg(long)]
+    allow_empty: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -88,10 +104,11 @@ fn created(inputs: &[PathBuf]) -> Result<u64> {
         });
     }
     let mut newest = 0;
-    for p in inputs {
-        let t = std::fs::metadata(p)
-            .and_then(|m| m.modified())
-            .with_context(|| format!("{}", p.display()))?;
+    // Standard input and pipes have no date worth keeping.
+    for p in inputs.iter().filter(|p| p.as_os_str() != "-") {
+        let Ok(t) = std::fs::metadata(p).and_then(|m| m.modified()) else {
+            continue;
+        };
         let secs = t
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -107,7 +124,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
-    super::common::distinct_files(&args.inputs, Some(&args.output))?;
+    super::common::distinct_files(&args.inputs, &[&args.output])?;
     if args.player.is_none() && !matches!(args.player_side, Side::Either) {
         // It would be stored in the book's options, where it filters nothing but stops merges.
         return Err(bad("--player-side needs --player"));
@@ -128,48 +145,65 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             complete_only: args.complete_only,
         },
     };
-    let threads = match args.threads {
-        Some(0) => return Err(bad("--threads must be at least 1")),
-        Some(n) => n.min(1024),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(threads_arg(args.threads)?)
         .build()
         .context("starting worker threads")?;
     let date = created(&args.inputs)?;
     let start = Instant::now();
-    let ingested = pool.install(|| {
-        ingest(
-            &args.inputs,
-            &IngestOptions {
-                format,
-                ..IngestOptions::default()
-            },
-        )
-    })?;
-    writeln!(out, "{}", ingested.summary)?;
-    // A book that silently lacks a whole input is worse than no book.
-    super::common::unreadable_inputs(&ingested.summary, "no book written")?;
-    let read_secs = start.elapsed().as_secs_f64();
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(ingested.games.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
+    let (bar, progress) = input_progress(&args.inputs);
+    let no_progress = |_| {};
+    let mut builder = StreamBuilder::new(&options, date, STREAM_PART, &no_progress)?;
+    // Names are counted only to explain filters that match nothing.
+    let filtered = options.filter != GameFilter::default();
+    let mut names = NameCounts::default();
+    let ingest_options = IngestOptions {
+        format,
+        dedupe: args.dedupe,
+        ..IngestOptions::default()
     };
-    let (data, report) =
-        pool.install(|| build(&ingested.games, &options, date, &|n| bar.inc(n)))?;
+    let summary = pool.install(|| {
+        ingest_each(&args.inputs, &ingest_options, progress, &mut |_, games| {
+            if filtered {
+                games.iter().for_each(|g| names.add(g));
+            }
+            builder.push(games).map_err(anyhow::Error::from)
+        })
+    });
     bar.finish_and_clear();
+    let summary = summary?;
+    writeln!(out, "{summary}")?;
+    // A book that silently lacks a whole input is worse than no book.
+    super::common::unreadable_inputs(&summary, "no book written")?;
+    let read_secs = start.elapsed().as_secs_f64();
+    let (data, report) = pool.install(|| builder.finish())?;
+    if report.games_used == 0 && !args.allow_empty {
+        let why = if summary.accepted == 0 {
+            why_no_games(&summary)
+        } else if report.other_start == report.games_read {
+            "every game starts from a set-up position; a book holds games from the standard \
+             start"
+                .to_string()
+        } else {
+            format!(
+                "no game matched the filters: {}",
+                why_nothing_matched(
+                    &names,
+                    options.filter.player.as_deref(),
+                    options.filter.event.as_deref(),
+                    options.filter.years,
+                )
+            )
+        };
+        return Err(anyhow::anyhow!(
+            "no book written: {why} (--allow-empty writes an empty book)"
+        ));
+    }
     let bytes = write_book(&args.output, &data)?;
     writeln!(
         out,
         "{}: {} game{} used ({} filtered out, {} not from the start), {} positions, {} moves, \
-         {} lines, {bytes} bytes; read {read_secs:.2} s, total {:.2} s",
+         {} lines, {} ({bytes} bytes); read {read_secs:.2} s, total {:.2} s",
         args.output.display(),
         report.games_used,
         if report.games_used == 1 { "" } else { "s" },
@@ -178,7 +212,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         data.positions.len(),
         data.moves.len(),
         data.nodes.len(),
+        human_size(bytes),
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// `6.1 MB`-style size.
+fn human_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1_000_000_000 => format!("{:.1} GB", b as f64 / 1e9),
+        b if b >= 1_000_000 => format!("{:.1} MB", b as f64 / 1e6),
+        b if b >= 1_000 => format!("{:.1} kB", b as f64 / 1e3),
+        b => format!("{b} B"),
+    }
 }

@@ -20,15 +20,38 @@ pub fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
 }
 
-/// Refuses inputs that name the same file twice, and an output that is one of the inputs:
-/// either would count games twice or destroy an input.
-pub fn distinct_files(inputs: &[std::path::PathBuf], output: Option<&Path>) -> Result<()> {
+/// What makes two paths one file: device and inode, so that `./a`, an absolute path, a
+/// symlink and a hard link to the same file all compare equal.
+#[cfg(unix)]
+fn file_id(p: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(p: &Path) -> Option<std::path::PathBuf> {
+    std::fs::canonicalize(p).ok()
+}
+
+/// Refuses inputs that name the same file twice, and an output that is one of the inputs or
+/// another output: either would count games twice or destroy a file. `-` (standard input or
+/// output) is not a file; standard input can be read once.
+pub fn distinct_files(inputs: &[std::path::PathBuf], outputs: &[&Path]) -> Result<()> {
     let mut seen = std::collections::HashMap::new();
+    let mut stdin = None;
     for p in inputs {
-        let Ok(real) = std::fs::canonicalize(p) else {
+        if p.as_os_str() == "-" {
+            if stdin.replace(p).is_some() {
+                return Err(bad(
+                    "standard input (-) is given twice: it can be read once",
+                ));
+            }
+            continue;
+        }
+        let Some(id) = file_id(p) else {
             continue;
         };
-        if let Some(first) = seen.insert(real, p) {
+        if let Some(first) = seen.insert(id, p.as_path()) {
             return Err(bad(format!(
                 "{} and {} are the same file: its games would count twice",
                 first.display(),
@@ -36,15 +59,23 @@ pub fn distinct_files(inputs: &[std::path::PathBuf], output: Option<&Path>) -> R
             )));
         }
     }
-    if let Some(out) = output {
-        if let Some(input) = std::fs::canonicalize(out)
-            .ok()
-            .and_then(|real| seen.get(&real))
-        {
+    let mut written = std::collections::HashMap::new();
+    for out in outputs.iter().filter(|o| o.as_os_str() != "-") {
+        let Some(id) = file_id(out) else {
+            continue;
+        };
+        if let Some(input) = seen.get(&id) {
             return Err(bad(format!(
                 "the output {} is the input {}: writing it would destroy the input",
                 out.display(),
                 input.display()
+            )));
+        }
+        if let Some(other) = written.insert(id, out) {
+            return Err(bad(format!(
+                "the outputs {} and {} are the same file",
+                other.display(),
+                out.display()
             )));
         }
     }

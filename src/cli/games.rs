@@ -1,10 +1,12 @@
 //! `othbook games`: read game collections (stats) and convert them between formats.
 
 use super::common::{bad, json_str, unreadable_inputs};
+use super::reading::{input_progress, why_no_games};
 use anyhow::{Context, Result};
 use othbook::board::Move;
+use othbook::transcript::people::{by_count, NameCounts};
 use othbook::transcript::write::{write_file, write_text, WriteReport};
-use othbook::transcript::{ingest, Format, GameRecord, Ingest, IngestOptions, IngestSummary};
+use othbook::transcript::{ingest_each, Format, GameRecord, IngestOptions, IngestSummary, Sink};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -26,6 +28,12 @@ enum Sub {
     /// Convert games to gam, moves, pgn, ggf or wtb (WTHOR, with WTHOR.JOU/.TRN beside it).
     /// Example: othbook games convert logbook.gam.gz --to pgn -o logbook.pgn
     Convert(ConvertArgs),
+    /// Player names with their number of games, most games first.
+    /// Example: othbook games players ../shared/data/wthor/*.wtb --limit 20
+    Players(NamesArgs),
+    /// Event (tournament) names with their number of games, most games first.
+    /// Example: othbook games events ../shared/data/pgn/WTH_2021.pgn
+    Events(NamesArgs),
 }
 
 /// Input options shared by the subcommands.
@@ -76,27 +84,90 @@ struct ConvertArgs {
     /// Output file (`-` for stdout, text formats only).
     #[arg(short, long)]
     output: PathBuf,
+    /// Write the output even when no game is left (by default that is an error and
+    /// nothing is written).
+    #[arg(long)]
+    allow_empty: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct NamesArgs {
+    #[command(flatten)]
+    input: Input,
+    /// Only names containing this text (case and accents ignored).
+    #[arg(long)]
+    search: Option<String>,
+    /// Show at most this many names (0: all).
+    #[arg(long, default_value_t = 0)]
+    limit: usize,
+    /// Output: table, tsv or json.
+    #[arg(long, default_value = "table", value_parser = ["table", "tsv", "json"])]
+    format: String,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     match args.command {
         Sub::Stats(a) => stats(a, out),
         Sub::Convert(a) => convert(a, out),
+        Sub::Players(a) => names(a, true, out),
+        Sub::Events(a) => names(a, false, out),
     }
 }
 
-fn read(input: &Input) -> Result<Ingest> {
-    super::common::distinct_files(&input.files, None)?;
+/// Reads the inputs as a stream, handing games to `sink` a block at a time; prints the
+/// summary on stderr unless `--quiet`.
+fn read_each(input: &Input, sink: &mut Sink<'_, anyhow::Error>) -> Result<IngestSummary> {
+    super::common::distinct_files(&input.files, &[])?;
+    read_each_checked(input, sink)
+}
+
+fn read_each_checked(input: &Input, sink: &mut Sink<'_, anyhow::Error>) -> Result<IngestSummary> {
     let opts = IngestOptions {
         format: input.from,
         strict: input.strict,
         dedupe: input.dedupe,
     };
-    let got = ingest(&input.files, &opts).context("strict mode: stopped at the first problem")?;
+    let (bar, progress) = input_progress(&input.files);
+    let got = ingest_each(&input.files, &opts, progress, sink);
+    bar.finish_and_clear();
+    let summary = got.map_err(|e| {
+        if e.is::<othbook::transcript::IngestError>() {
+            e.context("strict mode: stopped at the first problem")
+        } else {
+            e
+        }
+    })?;
     if !input.quiet {
-        let _ = write!(std::io::stderr(), "{}", got.summary);
+        let _ = write!(std::io::stderr(), "{summary}");
     }
-    Ok(got)
+    Ok(summary)
+}
+
+/// What a conversion wrote, with the first few games left out.
+#[derive(Default)]
+struct Written {
+    written: u64,
+    left_out: u64,
+    first_left_out: Vec<(othbook::transcript::SourceRef, String)>,
+    notes: Vec<String>,
+}
+
+impl Written {
+    fn add(&mut self, r: WriteReport) {
+        self.written += r.written;
+        self.left_out += r.skipped.len() as u64;
+        let room = 5usize.saturating_sub(self.first_left_out.len());
+        self.first_left_out.extend(r.skipped.into_iter().take(room));
+        self.notes.extend(r.notes);
+    }
+}
+
+/// Why a conversion wrote nothing: the error for the user, kept aside while the output's
+/// temporary file is dropped.
+fn abandon(keep: &mut Option<anyhow::Error>, e: anyhow::Error) -> std::io::Error {
+    let msg = e.to_string();
+    *keep = Some(e);
+    std::io::Error::other(msg)
 }
 
 fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
@@ -110,28 +181,86 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
     if to_stdout && a.to == Format::Wthor {
         return Err(bad("WTHOR output needs a file (-o NAME.wtb)"));
     }
-    let got = read(&a.input)?;
-    // Converting only the readable files would drop whole inputs without a trace in the
-    // output: nothing is written unless every file was read.
-    unreadable_inputs(&got.summary, "nothing written")?;
-    let report: WriteReport = if to_stdout {
-        write_text(&got.games, a.to, out)?
-    } else {
-        write_file(&got.games, a.to, &a.output)?
+    super::common::distinct_files(&a.input.files, &[&a.output])?;
+    let mut written = Written::default();
+    // Nothing is written unless every file was read and some game came out: converting
+    // only the readable files would drop whole inputs without a trace in the output.
+    let finish = |summary: &IngestSummary, written: &Written| -> Result<()> {
+        unreadable_inputs(summary, "nothing written")?;
+        if written.written == 0 && !a.allow_empty {
+            let why = if summary.accepted == 0 {
+                why_no_games(summary)
+            } else {
+                format!("none of the {} games fits {}", summary.accepted, a.to)
+            };
+            return Err(anyhow::anyhow!(
+                "nothing written: {why} (--allow-empty writes an empty file)"
+            ));
+        }
+        Ok(())
     };
+    if to_stdout {
+        let summary = read_each_checked(&a.input, &mut |_, games| {
+            written.add(write_text(&games, a.to, out)?);
+            Ok(())
+        })?;
+        finish(&summary, &written)?;
+    } else if a.to == Format::Wthor {
+        let mut all = Vec::new();
+        let summary = read_each_checked(&a.input, &mut |_, mut games| {
+            all.append(&mut games);
+            Ok(())
+        })?;
+        unreadable_inputs(&summary, "nothing written")?;
+        if !all.is_empty() || a.allow_empty {
+            written.add(write_file(&all, a.to, &a.output)?);
+        }
+        finish(&summary, &written)?;
+    } else {
+        let mut failure = None;
+        let gz = a
+            .output
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        let mut fill = |sink: &mut dyn Write| -> std::io::Result<()> {
+            let summary = read_each_checked(&a.input, &mut |_, games| {
+                written.add(write_text(&games, a.to, &mut { &mut *sink })?);
+                Ok(())
+            })
+            .map_err(|e| abandon(&mut failure, e))?;
+            finish(&summary, &written).map_err(|e| abandon(&mut failure, e))
+        };
+        let result = othbook::atomic_file::replace(&a.output, |file| {
+            if gz {
+                let mut enc = flate2::write::GzEncoder::new(file, Default::default());
+                fill(&mut enc)?;
+                enc.finish().map(drop)
+            } else {
+                fill(file)
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        result.with_context(|| format!("writing {}", a.output.display()))?;
+    }
     if !a.input.quiet {
-        let n = report.written;
+        let n = written.written;
         let mut msg = format!("{n} game{} written", if n == 1 { "" } else { "s" });
         if !to_stdout {
             let _ = write!(msg, " to {}", a.output.display());
         }
-        if !report.skipped.is_empty() {
-            let _ = write!(msg, "; {} left out:", report.skipped.len());
-            for (src, why) in report.skipped.iter().take(5) {
+        if written.left_out > 0 {
+            let _ = write!(msg, "; {} left out:", written.left_out);
+            for (src, why) in &written.first_left_out {
                 let _ = write!(msg, "\n  {src}: {why}");
             }
+            if written.left_out > written.first_left_out.len() as u64 {
+                let more = written.left_out - written.first_left_out.len() as u64;
+                let _ = write!(msg, "\n  ... and {more} more");
+            }
         }
-        for note in &report.notes {
+        for note in &written.notes {
             let _ = write!(msg, "\nnote: {note}");
         }
         let _ = writeln!(std::io::stderr(), "{msg}");
@@ -177,23 +306,20 @@ impl Stats {
 }
 
 fn stats(a: StatsArgs, out: &mut impl Write) -> Result<()> {
-    let got = read(&a.input)?;
-    let format_of: BTreeMap<&str, Format> = got
-        .summary
-        .files
-        .iter()
-        .filter_map(|f| f.format.map(|fmt| (f.path.as_str(), fmt)))
-        .collect();
     let mut groups: BTreeMap<String, Stats> = BTreeMap::new();
     let mut total = Stats::default();
-    for g in &got.games {
-        let name = format_of
-            .get(&*g.source.file)
-            .map_or("?", |f| f.name())
-            .to_string();
-        groups.entry(name).or_default().add(g);
-        total.add(g);
-    }
+    let summary = read_each(&a.input, &mut |format, games| {
+        let group = groups.entry(format.name().to_string()).or_default();
+        for g in &games {
+            group.add(g);
+            total.add(g);
+        }
+        Ok(())
+    })?;
+    let got = othbook::transcript::Ingest {
+        games: Vec::new(),
+        summary,
+    };
     for f in &got.summary.files {
         let Some(fmt) = f.format else { continue };
         let group = groups.entry(fmt.name().to_string()).or_default();
@@ -210,7 +336,10 @@ fn stats(a: StatsArgs, out: &mut impl Write) -> Result<()> {
         _ => table(&all),
     };
     out.write_all(text.as_bytes())?;
-    unreadable_inputs(&got.summary, "the figures above leave them out")
+    unreadable_inputs(
+        &got.summary,
+        "the figures above count only what could be read",
+    )
 }
 
 fn table(all: &[(&str, &Stats)]) -> String {
@@ -349,4 +478,73 @@ fn json(all: &[(&str, &Stats)], summary: &IngestSummary) -> String {
         json_map(&warnings),
         failed.join(", ")
     )
+}
+
+/// `games players` and `games events`: names with their game counts.
+fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
+    let mut counts = NameCounts::default();
+    let summary = read_each(&a.input, &mut |_, games| {
+        games.iter().for_each(|g| counts.add(g));
+        Ok(())
+    })?;
+    let map = if players {
+        &counts.players
+    } else {
+        &counts.events
+    };
+    let what = if players { "player" } else { "event" };
+    let folded = a.search.as_deref().map(othbook::transcript::people::fold);
+    let mut list = by_count(map);
+    if let Some(q) = &folded {
+        list.retain(|(n, _)| othbook::transcript::people::fold(n).contains(q.as_str()));
+    }
+    let shown = if a.limit == 0 {
+        list.len()
+    } else {
+        a.limit.min(list.len())
+    };
+    match a.format.as_str() {
+        "json" => {
+            let items: Vec<String> = list[..shown]
+                .iter()
+                .map(|(n, g)| format!("{{\"name\": {}, \"games\": {g}}}", json_str(n)))
+                .collect();
+            writeln!(
+                out,
+                "{{\"{what}s\": [{}], \"total\": {}}}",
+                items.join(", "),
+                list.len()
+            )?;
+        }
+        "tsv" => {
+            writeln!(out, "games\t{what}")?;
+            for (n, g) in &list[..shown] {
+                writeln!(out, "{g}\t{n}")?;
+            }
+        }
+        _ => {
+            for (n, g) in &list[..shown] {
+                writeln!(out, "{g:>8}  {n}")?;
+            }
+            if shown < list.len() {
+                writeln!(
+                    out,
+                    "... and {} more {what}s (--limit 0 lists all)",
+                    list.len() - shown
+                )?;
+            }
+        }
+    }
+    if list.is_empty() {
+        if let Some(q) = &a.search {
+            let near = othbook::transcript::people::closest(map, q, 5);
+            let hint = if near.is_empty() {
+                String::new()
+            } else {
+                format!("; the closest are {}", near.join(", "))
+            };
+            return Err(anyhow::anyhow!("no {what} name contains {q:?}{hint}"));
+        }
+    }
+    unreadable_inputs(&summary, "the list above counts only what could be read")
 }

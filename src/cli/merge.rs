@@ -23,13 +23,17 @@ pub struct Args {
     /// Leave out positions, moves and lines seen in fewer games (after adding up).
     #[arg(long, default_value_t = 1)]
     min_games: u32,
+    /// Write the merged book even when the inputs hold no game (by default that is an error
+    /// and nothing is written).
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
-    super::common::distinct_files(&args.inputs, None)?;
+    super::common::distinct_files(&args.inputs, &[&args.output])?;
     let mut books = Vec::with_capacity(args.inputs.len());
     let mut first_source = std::collections::HashMap::new();
     for p in &args.inputs {
@@ -49,6 +53,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         books.push(data);
     }
     let merged = BookData::merge(&books, args.min_games)?;
+    if merged.info.games == 0 && !args.allow_empty {
+        return Err(anyhow::anyhow!(
+            "no book written: the input books hold no games (--allow-empty writes an empty book)"
+        ));
+    }
     let bytes = write_book(&args.output, &merged)
         .with_context(|| format!("writing {}", args.output.display()))?;
     writeln!(

@@ -15,6 +15,7 @@ mod merge;
 mod nboard;
 mod perft;
 mod play_match;
+mod reading;
 mod solve;
 mod top;
 mod train;

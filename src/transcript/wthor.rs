@@ -19,7 +19,7 @@ pub const PLAYER: usize = 20;
 pub const TOURNAMENT: usize = 26;
 
 /// The fields of a `.wtb` header that matter here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Header {
     pub games: u32,
     pub year: u16,
