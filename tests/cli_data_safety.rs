@@ -417,3 +417,55 @@ fn regression_ingest_memory_grew_with_the_input() {
         assert!(kb < limit_kb, "{args:?}: {kb} KB");
     }
 }
+
+/// The same class in the other commands that write files: train's weights, match's CSV and
+/// saved games.
+#[test]
+fn regression_train_and_match_outputs_could_overwrite_their_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_fixtures(d, &["logistello.gam"]);
+    std::fs::write(d.join("op.txt"), "f5d6c3\n").unwrap();
+    let cases: [&[&str]; 3] = [
+        &["train", "logistello.gam", "--out", "./logistello.gam"],
+        &[
+            "match",
+            "--black",
+            "random",
+            "--white",
+            "random",
+            "--games",
+            "1",
+            "--openings",
+            "op.txt",
+            "--csv",
+            "op.txt",
+        ],
+        &[
+            "match",
+            "--black",
+            "random",
+            "--white",
+            "random",
+            "--games",
+            "1",
+            "--csv",
+            "new.txt",
+            "--save",
+            "./new.txt",
+        ],
+    ];
+    for args in cases {
+        let (code, _, err) = run_in(d, args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("same file") || err.contains("would destroy"),
+            "{err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(d.join("op.txt")).unwrap(),
+        "f5d6c3\n"
+    );
+    assert!(!d.join("new.txt").exists());
+}

@@ -20,17 +20,31 @@ pub fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
 }
 
-/// What makes two paths one file: device and inode, so that `./a`, an absolute path, a
-/// symlink and a hard link to the same file all compare equal.
-#[cfg(unix)]
-fn file_id(p: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+/// What makes two paths one file: device and inode for a file that exists, so that `./a`,
+/// an absolute path, a symlink and a hard link to the same file all compare equal; the real
+/// folder and the name for one that does not exist yet.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum FileKey {
+    Inode(u64, u64),
+    Path(std::path::PathBuf),
 }
 
-#[cfg(not(unix))]
-fn file_id(p: &Path) -> Option<std::path::PathBuf> {
-    std::fs::canonicalize(p).ok()
+fn file_key(p: &Path) -> Option<FileKey> {
+    #[cfg(unix)]
+    if let Ok(m) = std::fs::metadata(p) {
+        use std::os::unix::fs::MetadataExt;
+        return Some(FileKey::Inode(m.dev(), m.ino()));
+    }
+    if let Ok(real) = std::fs::canonicalize(p) {
+        return Some(FileKey::Path(real));
+    }
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(FileKey::Path(
+        std::fs::canonicalize(dir).ok()?.join(p.file_name()?),
+    ))
 }
 
 /// Refuses inputs that name the same file twice, and an output that is one of the inputs or
@@ -48,7 +62,7 @@ pub fn distinct_files(inputs: &[std::path::PathBuf], outputs: &[&Path]) -> Resul
             }
             continue;
         }
-        let Some(id) = file_id(p) else {
+        let Some(id) = file_key(p) else {
             continue;
         };
         if let Some(first) = seen.insert(id, p.as_path()) {
@@ -61,7 +75,7 @@ pub fn distinct_files(inputs: &[std::path::PathBuf], outputs: &[&Path]) -> Resul
     }
     let mut written = std::collections::HashMap::new();
     for out in outputs.iter().filter(|o| o.as_os_str() != "-") {
-        let Some(id) = file_id(out) else {
+        let Some(id) = file_key(out) else {
             continue;
         };
         if let Some(input) = seen.get(&id) {

@@ -168,6 +168,21 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         return Err(bad("--engine-timeout must be 0.01 to 3600 seconds"));
     }
     let engine_timeout = Duration::from_secs_f64(args.engine_timeout);
+    // The CSV is created at once and the games saved at the end: neither may be the
+    // openings file or the other.
+    let opening_file: Vec<PathBuf> = args
+        .openings
+        .iter()
+        .filter(|o| o.as_str() != "xot")
+        .map(PathBuf::from)
+        .collect();
+    let outputs: Vec<&std::path::Path> = args
+        .csv
+        .iter()
+        .chain(&args.save)
+        .map(PathBuf::as_path)
+        .collect();
+    super::common::distinct_files(&opening_file, &outputs)?;
     let time = match &args.time {
         Some(t) => Some(t.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => None,

@@ -56,6 +56,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    super::common::distinct_files(&args.inputs, &[&args.out])?;
     let format = super::common::input_format(args.input_format.as_deref())?;
     let opts = TrainOptions {
         phase_width: args.phase_width,
