@@ -229,6 +229,43 @@ fn merge_of_builds_equals_the_build_of_all_games() {
     );
 }
 
+/// Runs othbook with its memory capped at 2 GB: before the fixes below, reading a device
+/// such as /dev/zero went on until memory ran out, which the cap makes a quick failure.
+fn run_capped(args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("othbook"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Regression: `info /dev/zero` and `--book /dev/zero` read the device until memory ran out.
+#[test]
+fn regression_info_dev_zero_read_forever() {
+    for args in [
+        &["info", "/dev/zero"][..],
+        &["explore", "--book", "/dev/zero", "f5"],
+        &["top", "--book", "/dev/zero"],
+        &["analyze", "--book", "/dev/zero", "f5"],
+        &["nboard", "--book", "/dev/zero"],
+        &["gtp", "--player", "engine:book=/dev/zero"],
+    ] {
+        let (code, msg) = run_capped(args);
+        assert_eq!(code, Some(1), "{args:?}: {msg}");
+        assert!(
+            msg.contains("/dev/zero: not a regular file"),
+            "{args:?}: {msg}"
+        );
+    }
+}
+
 #[test]
 fn damaged_and_foreign_books_fail_with_exit_code_1() {
     let dir = tempfile::tempdir().unwrap();
