@@ -616,3 +616,38 @@ fn regression_explore_depth_showed_a_draw_as_minus_zero() {
     assert!(json.contains("\"move\":\"f1\","), "{json}");
     assert!(!json.contains("-0.00"), "{json}");
 }
+
+/// Regression: an installed binary looked for the default book only beside the caller and in
+/// the source tree it was built from, so away from a clone it had none. Run from a folder
+/// without `books/`, it now finds a book in the data folder before the source tree's.
+#[test]
+fn regression_installed_binary_did_not_find_the_default_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("othbook")).unwrap();
+    let book = data.join("othbook/wthor.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "12"]);
+    let explore = |env: (&str, &Path)| {
+        let mut cmd = othbook();
+        cmd.current_dir(dir.path())
+            .env_remove("OTHBOOK_BOOK")
+            .env(env.0, env.1)
+            .args(["explore", "f5"]);
+        stdout(&mut cmd)
+    };
+    for env in [("XDG_DATA_HOME", data.as_path()), ("OTHBOOK_BOOK", &book)] {
+        let out = explore(env);
+        assert!(out.contains("\n320 games"), "{env:?}: {out}");
+    }
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".local/share")).unwrap();
+    std::fs::rename(data.join("othbook"), home.join(".local/share/othbook")).unwrap();
+    let mut cmd = othbook();
+    cmd.current_dir(dir.path())
+        .env_remove("OTHBOOK_BOOK")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", &home)
+        .args(["explore", "f5"]);
+    let out = stdout(&mut cmd);
+    assert!(out.contains("\n320 games"), "HOME: {out}");
+}
