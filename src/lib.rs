@@ -1,11 +1,13 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `book` (opening book), `transcript` (game
-//! records), `board` (bitboards, moves, symmetries, perft). `atomic_file` serves them all.
+//! records), `board` (bitboards, moves, symmetries, perft). `atomic_file` and `bounded_read` serve them
+//! all.
 
 pub mod atomic_file;
 pub mod board;
 pub mod book;
+pub mod bounded_read;
 pub mod engine;
 pub mod play;
 pub mod protocol;

@@ -235,6 +235,43 @@ fn merge_of_builds_equals_the_build_of_all_games() {
     );
 }
 
+/// Runs othbook with its memory capped at 2 GB: before the fixes below, reading a device
+/// such as /dev/zero went on until memory ran out, which the cap makes a quick failure.
+fn run_capped(args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("othbook"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Regression: `info /dev/zero` and `--book /dev/zero` read the device until memory ran out.
+#[test]
+fn regression_info_dev_zero_read_forever() {
+    for args in [
+        &["info", "/dev/zero"][..],
+        &["explore", "--book", "/dev/zero", "f5"],
+        &["top", "--book", "/dev/zero"],
+        &["analyze", "--book", "/dev/zero", "f5"],
+        &["nboard", "--book", "/dev/zero"],
+        &["gtp", "--player", "engine:book=/dev/zero"],
+    ] {
+        let (code, msg) = run_capped(args);
+        assert_eq!(code, Some(1), "{args:?}: {msg}");
+        assert!(
+            msg.contains("/dev/zero: not a regular file"),
+            "{args:?}: {msg}"
+        );
+    }
+}
+
 #[test]
 fn damaged_and_foreign_books_fail_with_exit_code_1() {
     let dir = tempfile::tempdir().unwrap();
@@ -584,4 +621,39 @@ fn regression_explore_depth_showed_a_draw_as_minus_zero() {
     let json = run("json");
     assert!(json.contains("\"move\":\"f1\","), "{json}");
     assert!(!json.contains("-0.00"), "{json}");
+}
+
+/// Regression: an installed binary looked for the default book only beside the caller and in
+/// the source tree it was built from, so away from a clone it had none. Run from a folder
+/// without `books/`, it now finds a book in the data folder before the source tree's.
+#[test]
+fn regression_installed_binary_did_not_find_the_default_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("othbook")).unwrap();
+    let book = data.join("othbook/wthor.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "12"]);
+    let explore = |env: (&str, &Path)| {
+        let mut cmd = othbook();
+        cmd.current_dir(dir.path())
+            .env_remove("OTHBOOK_BOOK")
+            .env(env.0, env.1)
+            .args(["explore", "f5"]);
+        stdout(&mut cmd)
+    };
+    for env in [("XDG_DATA_HOME", data.as_path()), ("OTHBOOK_BOOK", &book)] {
+        let out = explore(env);
+        assert!(out.contains("\n320 games"), "{env:?}: {out}");
+    }
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".local/share")).unwrap();
+    std::fs::rename(data.join("othbook"), home.join(".local/share/othbook")).unwrap();
+    let mut cmd = othbook();
+    cmd.current_dir(dir.path())
+        .env_remove("OTHBOOK_BOOK")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", &home)
+        .args(["explore", "f5"]);
+    let out = stdout(&mut cmd);
+    assert!(out.contains("\n320 games"), "HOME: {out}");
 }

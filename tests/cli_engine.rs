@@ -266,3 +266,37 @@ fn regression_analyze_refused_moves_given_as_separate_words() {
     let words = best(&[&["analyze", "f5", "d6", "c3"][..], &common].concat());
     assert_eq!(joined, words);
 }
+
+/// Regression: `solve /dev/zero`, `match --openings /dev/zero` and `bench --ffo /dev/zero`
+/// read the device until memory ran out (the 2 GB cap turns that into a quick failure); text
+/// inputs may be pipes, so they are read up to 256 MiB and refused beyond.
+#[test]
+fn regression_solve_dev_zero_read_forever() {
+    for args in [
+        &["solve", "/dev/zero"][..],
+        &[
+            "match",
+            "--black",
+            "random",
+            "--white",
+            "random",
+            "--openings",
+            "/dev/zero",
+        ],
+        &["bench", "--ffo", "/dev/zero"],
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("othbook"))
+            .args(args)
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero: larger than 268435456 bytes"),
+            "{args:?}: {err}"
+        );
+    }
+}

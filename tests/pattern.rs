@@ -540,3 +540,12 @@ fn overlapping_discs_stay_inside_the_tables() {
         }
     }
 }
+
+#[test]
+fn loading_an_endless_device_stops_past_the_largest_weight_file() {
+    let err = PatternEval::load("/dev/zero").expect_err("zeros are no weights");
+    assert!(
+        err.to_string().starts_with("/dev/zero: larger than"),
+        "{err}"
+    );
+}

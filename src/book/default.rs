@@ -1,19 +1,83 @@
-//! Where the default book lives: `books/wthor.book` beside the caller, or in the source tree
+//! Where the default book lives: the file `OTHBOOK_BOOK` names, `books/wthor.book` beside the
+//! caller, the user's data folder (where an installed binary finds it), or the source tree
 //! othbook was built from (so that `cargo run` works from any folder of a clone).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 /// The default book's path relative to the project root.
 pub const DEFAULT_BOOK: &str = "books/wthor.book";
 
-/// `books/wthor.book` in the current folder if it is there, else the one in the source tree.
+/// The environment variable naming the default book.
+pub const BOOK_ENV: &str = "OTHBOOK_BOOK";
+
+/// The default book's name in the data folder (`$XDG_DATA_HOME/othbook/`, else
+/// `~/.local/share/othbook/`).
+const DATA_NAME: &str = "othbook/wthor.book";
+
+/// The default book: `$OTHBOOK_BOOK` if set; else the first of `books/wthor.book` in the
+/// current folder, `$XDG_DATA_HOME/othbook/wthor.book` (`~/.local/share/othbook/wthor.book`
+/// when `XDG_DATA_HOME` is unset) and the source tree's `books/wthor.book` that exists; else
+/// `books/wthor.book`, so that the error names the usual place.
 #[must_use]
 pub fn default_path() -> PathBuf {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    find(
+        var(BOOK_ENV),
+        var("XDG_DATA_HOME"),
+        var("HOME"),
+        &|p: &Path| p.is_file(),
+    )
+}
+
+fn find(
+    book: Option<OsString>,
+    xdg_data: Option<OsString>,
+    home: Option<OsString>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> PathBuf {
+    if let Some(b) = book {
+        return PathBuf::from(b);
+    }
     let here = PathBuf::from(DEFAULT_BOOK);
+    let data = xdg_data
+        .map(PathBuf::from)
+        .or_else(|| home.map(|h| Path::new(&h).join(".local/share")))
+        .map(|d| d.join(DATA_NAME));
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_BOOK);
-    if !here.exists() && built.exists() {
-        built
-    } else {
-        here
+    std::iter::once(here.clone())
+        .chain(data)
+        .chain(std::iter::once(built))
+        .find(|p| exists(p))
+        .unwrap_or(here)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_variable_wins_then_here_then_the_data_folder_then_the_source_tree() {
+        let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_BOOK);
+        let all = |_: &Path| true;
+        let s = |x: &str| Some(OsString::from(x));
+        assert_eq!(
+            find(s("/b/x.book"), None, None, &all),
+            Path::new("/b/x.book")
+        );
+        assert_eq!(find(None, s("/d"), s("/h"), &all), Path::new(DEFAULT_BOOK));
+        let not_here = |p: &Path| p.is_absolute();
+        assert_eq!(
+            find(None, s("/d"), s("/h"), &not_here),
+            Path::new("/d/othbook/wthor.book")
+        );
+        assert_eq!(
+            find(None, None, s("/h"), &not_here),
+            Path::new("/h/.local/share/othbook/wthor.book")
+        );
+        let only_built = |p: &Path| p == built;
+        assert_eq!(find(None, s("/d"), s("/h"), &only_built), built);
+        let none = |_: &Path| false;
+        assert_eq!(find(None, s("/d"), s("/h"), &none), Path::new(DEFAULT_BOOK));
     }
 }

@@ -36,7 +36,7 @@ mod stats;
 pub use build::{build, BuildReport, StreamBuilder, MAX_PLIES, STREAM_PART};
 pub use checksum::checksum;
 pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
-pub use default::{default_path, DEFAULT_BOOK};
+pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
 pub use format::{encode, write_book, VERSION};
 pub use reader::{Book, Line, OpenOptions, RankBy};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};

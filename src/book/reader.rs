@@ -107,8 +107,24 @@ impl Book {
             source: e,
         };
         let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        let mapped = if opts.mmap && len > 0 {
+        let meta = file.metadata().map_err(io)?;
+        let bad = |reason: String| BookError::Invalid {
+            path: name.clone(),
+            reason,
+        };
+        // A device or pipe has no size to check the header against, and reading one (such as
+        // /dev/zero) may never end.
+        if !meta.is_file() {
+            return Err(bad("not a regular file".into()));
+        }
+        let len = meta.len();
+        // The preamble is checked against the file's size before the rest is mapped or read,
+        // so a foreign or damaged file costs no more than its first bytes.
+        let mut head = Vec::with_capacity(PREAMBLE);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, PREAMBLE as u64), &mut head)
+            .map_err(io)?;
+        check_preamble(&head, len).map_err(bad)?;
+        let mapped = if opts.mmap {
             // SAFETY: the map is read-only and othbook never writes a book in place (it writes
             // a new file and renames it), so the mapped bytes do not change under us unless
             // another program rewrites the file in place, which memmap2 cannot guard against.
@@ -119,8 +135,16 @@ impl Book {
         let storage = match mapped {
             Some(m) => Storage::Mapped(m),
             None => {
-                let mut v = Vec::with_capacity(len as usize);
-                std::io::Read::read_to_end(&mut &file, &mut v).map_err(io)?;
+                let size = usize::try_from(len)
+                    .map_err(|_| bad(format!("{len} bytes do not fit in memory")))?;
+                let mut v = Vec::with_capacity(size);
+                v.extend_from_slice(&head);
+                // Never past the size the header was checked against: the file may grow.
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(&file, len - head.len() as u64),
+                    &mut v,
+                )
+                .map_err(io)?;
                 Storage::Owned(v)
             }
         };
@@ -138,38 +162,8 @@ impl Book {
             reason,
         };
         let b = storage.bytes();
-        if b.is_empty() {
-            return Err(bad("the file is empty".into()));
-        }
-        if b.len() < PREAMBLE || b[..8] != MAGIC {
-            return Err(bad(
-                "not an othbook book (no OTHBOOK signature at the start)".into(),
-            ));
-        }
-        let version = le32(b, 8);
-        if version > VERSION {
-            return Err(bad(format!(
-                "book format version {version} is newer than this othbook reads \
-                 (version {VERSION}): upgrade othbook"
-            )));
-        }
-        if version == 0 {
-            return Err(bad("book format version 0 does not exist".into()));
-        }
-        if le32(b, 12) != BLOCK_LOG2 {
-            return Err(bad(format!("unsupported block size 2^{}", le32(b, 12))));
-        }
-        let file_len = le64(b, 16);
-        if file_len != b.len() as u64 {
-            return Err(bad(format!(
-                "truncated or extended: the header says {file_len} bytes, the file has {}",
-                b.len()
-            )));
-        }
+        check_preamble(b, b.len() as u64).map_err(bad)?;
         let header_len = le64(b, 24);
-        if header_len > MAX_HEADER || PREAMBLE as u64 + header_len > b.len() as u64 {
-            return Err(bad(format!("header length {header_len} is impossible")));
-        }
         let header_bytes = &b[PREAMBLE..PREAMBLE + header_len as usize];
         // The header is decoded before its checksum can be checked (the layout depends on
         // it); bincode decoding is bounded and returns errors on any bytes.
@@ -528,6 +522,41 @@ impl Book {
             nodes,
         })
     }
+}
+
+/// Checks the fixed-size start of a book (`head`, at least its first [`PREAMBLE`] bytes)
+/// against the size of the whole file, `file_len`.
+fn check_preamble(head: &[u8], file_len: u64) -> Result<(), String> {
+    if file_len == 0 {
+        return Err("the file is empty".into());
+    }
+    if head.len() < PREAMBLE || head[..8] != MAGIC {
+        return Err("not an othbook book (no OTHBOOK signature at the start)".into());
+    }
+    let version = le32(head, 8);
+    if version > VERSION {
+        return Err(format!(
+            "book format version {version} is newer than this othbook reads \
+             (version {VERSION}): upgrade othbook"
+        ));
+    }
+    if version == 0 {
+        return Err("book format version 0 does not exist".into());
+    }
+    if le32(head, 12) != BLOCK_LOG2 {
+        return Err(format!("unsupported block size 2^{}", le32(head, 12)));
+    }
+    let declared = le64(head, 16);
+    if declared != file_len {
+        return Err(format!(
+            "truncated or extended: the header says {declared} bytes, the file has {file_len}"
+        ));
+    }
+    let header_len = le64(head, 24);
+    if header_len > MAX_HEADER || PREAMBLE as u64 + header_len > file_len {
+        return Err(format!("header length {header_len} is impossible"));
+    }
+    Ok(())
 }
 
 /// The start symmetry that sends a line's first move to f5.

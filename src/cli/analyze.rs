@@ -22,7 +22,9 @@ fn print_book(
     book: &othbook::book::Book,
     pos: &othbook::board::Position,
 ) -> Result<Vec<(Move, othbook::book::MoveStats)>> {
-    let Some(stats) = book.probe(&pos.board) else {
+    // A damaged block (books over VERIFY_ALL_UP_TO are checked as read) fails the command
+    // here, before the search, rather than reading as a position the book does not hold.
+    let Some(stats) = book.try_probe(&pos.board)? else {
         writeln!(out, "book: position not in the book")?;
         return Ok(Vec::new());
     };
@@ -38,7 +40,7 @@ fn print_book(
         c.average_diff()
             .map_or("-".to_string(), |d| format!("{d:+.1}"))
     )?;
-    let moves = book.moves(&pos.board);
+    let moves = book.try_moves(&pos.board)?;
     let total: u64 = moves.iter().map(|m| m.1.games()).sum();
     writeln!(
         out,
@@ -306,4 +308,34 @@ fn print_iteration(out: &mut impl Write, it: &Iteration, multipv: usize) -> std:
         writeln!(out, "{}", pv_text(&l.pv))?;
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: on a lazily checked book (over 32 MiB), a damaged block read by the book
+    /// table was taken for a position the book does not hold, and the command searched and
+    /// only failed at the end.
+    #[test]
+    fn regression_analyze_damaged_lazy_book_said_not_in_book() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("damaged.book");
+        let mut bytes = std::fs::read(othbook::book::default_path()).expect("books/wthor.book");
+        // Every 64 KiB data block gets a flipped byte; the header and the checksums at the
+        // end stay intact, so the book opens and only its reads fail.
+        let data_start =
+            (40 + u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize + 7) & !7;
+        let sums = ((bytes.len() >> 16) + 1) * 8;
+        for at in (data_start..bytes.len() - sums).step_by(1 << 16) {
+            bytes[at] ^= 0x40;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let book = super::super::common::open_book_checking(Some(&path), 0).expect("opens");
+        let pos = position_from_args(None, Some("f5")).unwrap();
+        let mut out = Vec::new();
+        let err = print_book(&mut out, &book, &pos).expect_err("damage reported");
+        assert!(err.to_string().contains("checksum mismatch"), "{err}");
+        assert!(!String::from_utf8(out).unwrap().contains("not in the book"));
+    }
 }

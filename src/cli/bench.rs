@@ -149,12 +149,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 
 /// FFO #40-#44 from the file: each position with the best score the file gives.
 fn read_ffo(path: &std::path::Path) -> Result<Vec<(usize, Position, i32)>> {
-    let text = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "cannot read the FFO file {} (give its path with --ffo)",
-            path.display()
-        )
-    })?;
+    let text = othbook::bounded_read::read_text(path, othbook::bounded_read::TEXT_LIMIT)
+        .context("cannot read the FFO file (give its path with --ffo)")?;
     let lines: Vec<&str> = text.lines().collect();
     (40..=44)
         .map(|id| {

@@ -210,8 +210,17 @@ pub const VERIFY_ALL_UP_TO: u64 = 32 << 20;
 /// checked completely; large ones block by block as read (a damaged block read by the query is
 /// still an error).
 pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> {
+    open_book_checking(path, VERIFY_ALL_UP_TO)
+}
+
+/// [`open_book`] with the size up to which books are checked completely (tests open small
+/// books lazily with 0).
+pub fn open_book_checking(
+    path: Option<&std::path::Path>,
+    verify_all_up_to: u64,
+) -> Result<othbook::book::Book> {
     let path = path.map_or_else(othbook::book::default_path, std::path::Path::to_path_buf);
-    let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= VERIFY_ALL_UP_TO);
+    let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= verify_all_up_to);
     Ok(if small {
         othbook::book::Book::open(&path)?
     } else {

@@ -101,8 +101,8 @@ fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
     } else {
         PathBuf::from(arg)
     };
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read openings {}", path.display()))?;
+    let text = othbook::bounded_read::read_text(&path, othbook::bounded_read::TEXT_LIMIT)
+        .context("cannot read openings")?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -1,7 +1,7 @@
 //! `othbook solve`: exact (or win/draw/loss) endgame solves of one position or an OBF file.
 
 use super::common::bad;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use othbook::board::{Move, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, SCALE};
 use std::io::Write;
@@ -188,8 +188,7 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
             scored: Vec::new(),
         }]);
     }
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = othbook::bounded_read::read_text(path, othbook::bounded_read::TEXT_LIMIT)?;
     let range = match lines {
         None => None,
         Some(r) => Some(

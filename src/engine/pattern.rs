@@ -682,6 +682,9 @@ pub enum EvalFileError {
         /// What went wrong.
         source: std::io::Error,
     },
+    /// The file could not be read whole (a device, or larger than any weight file).
+    #[error(transparent)]
+    Read(#[from] crate::bounded_read::ReadError),
     /// The contents of a named file are bad.
     #[error("{}", path.display())]
     InFile {
@@ -904,10 +907,11 @@ impl PatternEval {
     /// Reads a weight file.
     pub fn load(path: impl AsRef<Path>) -> Result<PatternEval, EvalFileError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| EvalFileError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        // The largest file the format allows (61 phases): more cannot be weights, and a device
+        // such as /dev/zero must not be read forever.
+        let most = MAGIC.len() + 8 + 8 * N_PATTERNS + 4 + PHASE_SLOTS;
+        let most = most + 61 * (2 + Self::weights_per_phase()) * 2 + 8;
+        let bytes = crate::bounded_read::read_capped(path, most as u64)?;
         PatternEval::from_bytes(&bytes).map_err(|e| EvalFileError::InFile {
             path: path.to_path_buf(),
             source: Box::new(e),

@@ -16,13 +16,16 @@ fn shrunk_score(s: &MoveStats) -> f64 {
 
 /// The book's move for `board`: among moves with at least [`MIN_GAMES`] decided games that
 /// make up at least 5% of the position's games, the best expected score for the mover (most
-/// games on ties). `None` when the book has no such move.
-#[must_use]
-pub fn book_move(book: &Book, board: &Board) -> Option<(Move, MoveStats)> {
-    let moves = book.moves(board);
+/// games on ties). `None` when the book has no such move; an error when the book's data for
+/// the position is damaged (a lazily checked book), which is not the same as no book move.
+pub fn book_move(
+    book: &Book,
+    board: &Board,
+) -> Result<Option<(Move, MoveStats)>, crate::book::BookError> {
+    let moves = book.try_moves(board)?;
     let total: u64 = moves.iter().map(|(_, s)| s.games()).sum();
     let legal = board.legal_moves();
-    moves
+    Ok(moves
         .into_iter()
         .filter(|(m, s)| {
             s.known() >= MIN_GAMES
@@ -33,7 +36,7 @@ pub fn book_move(book: &Book, board: &Board) -> Option<(Move, MoveStats)> {
             shrunk_score(&a.1)
                 .total_cmp(&shrunk_score(&b.1))
                 .then(a.1.games().cmp(&b.1.games()))
-        })
+        }))
 }
 
 /// Which book a player uses: `none`, a path, or (by default) the default book when present.
@@ -91,7 +94,9 @@ mod tests {
             .replay(parse_moves("f5").unwrap())
             .unwrap()
             .end;
-        let (mv, stats) = book_move(&book, &pos.board).expect("f5 is well covered");
+        let (mv, stats) = book_move(&book, &pos.board)
+            .unwrap()
+            .expect("f5 is well covered");
         assert!(pos.board.legal_moves().contains(mv.square().unwrap()));
         assert!(stats.known() >= MIN_GAMES);
         // Deeper in a game the book knows fewer games; it answers only with enough of them.
@@ -112,6 +117,33 @@ mod tests {
             .map(|m| m.1.known())
             .max()
             .unwrap_or(0);
-        assert_eq!(book_move(&book, &late.board).is_some(), few >= MIN_GAMES);
+        assert_eq!(
+            book_move(&book, &late.board).unwrap().is_some(),
+            few >= MIN_GAMES
+        );
+    }
+
+    /// Regression: a damaged block of a lazily checked book (gtp/nboard `--book` over
+    /// 32 MiB) made the book's move `None`, so the engine searched as if out of the book.
+    #[test]
+    fn regression_book_move_damaged_lazy_book_was_no_book_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("damaged.book");
+        let mut bytes = std::fs::read(default_path()).expect("books/wthor.book");
+        let header_len = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
+        let data_start = (40 + header_len + 7) & !7;
+        // One flipped byte per 64 KiB data block, none in the checksums at the end.
+        let sums = ((bytes.len() >> 16) + 1) * 8;
+        for at in (data_start..bytes.len() - sums).step_by(1 << 16) {
+            bytes[at] ^= 0x40;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let book = Book::open_lazy(&path).expect("the header is intact");
+        let pos = Position::START
+            .replay(parse_moves("f5").unwrap())
+            .unwrap()
+            .end;
+        let err = book_move(&book, &pos.board).expect_err("damage reported");
+        assert!(err.to_string().contains("checksum mismatch"), "{err}");
     }
 }

@@ -110,12 +110,10 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
-        if let Some((mv, _)) = self
-            .book
-            .as_deref()
-            .and_then(|b| book_move(b, &game.position.board))
-        {
-            return Ok(Choice { mv, nodes: 0 });
+        if let Some(book) = self.book.as_deref() {
+            if let Some((mv, _)) = book_move(book, &game.position.board)? {
+                return Ok(Choice { mv, nodes: 0 });
+            }
         }
         let a = self
             .engine
@@ -158,8 +156,10 @@ impl Player for BetterPlayer {
 
     fn choose(&mut self, game: &GameState, _: Budget) -> Result<Choice, PlayerError> {
         let b = game.position.board;
-        if let Some((mv, _)) = self.book.as_deref().and_then(|book| book_move(book, &b)) {
-            return Ok(Choice { mv, nodes: 0 });
+        if let Some(book) = self.book.as_deref() {
+            if let Some((mv, _)) = book_move(book, &b)? {
+                return Ok(Choice { mv, nodes: 0 });
+            }
         }
         let mut best = (Move::Pass, i32::MIN);
         for sq in b.legal_moves() {

@@ -396,6 +396,7 @@ impl Player for GtpPlayer {
 fn strip_engine(e: &PlayerError) -> String {
     match e {
         PlayerError::External { message, .. } => message.clone(),
+        PlayerError::Book(b) => b.to_string(),
     }
 }
 

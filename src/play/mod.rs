@@ -85,6 +85,9 @@ pub enum PlayerError {
         /// What happened.
         message: String,
     },
+    /// The opening book could not be read (damaged data found by a lazy check).
+    #[error(transparent)]
+    Book(#[from] crate::book::BookError),
 }
 
 /// Anything that chooses moves: built-in players, the engine, external programs.

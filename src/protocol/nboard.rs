@@ -212,7 +212,9 @@ impl NboardServer {
             // One hint per square: the GUI marks squares, and a symmetric position's book
             // entry stands for several (at the start f5 for d3, c4 and e6 too).
             let board = &self.position.board;
-            let hints = book.moves(board).into_iter().flat_map(|(mv, st)| {
+            // A damaged book ends the session: hints without the book's moves would mislead.
+            let moves = book.try_moves(board).map_err(io::Error::other)?;
+            let hints = moves.into_iter().flat_map(|(mv, st)| {
                 equivalent_moves(board, mv)
                     .into_iter()
                     .map(move |m| (m, st))
@@ -274,7 +276,11 @@ impl NboardServer {
         if !board.has_moves() {
             return writeln!(out, "=== PA");
         }
-        if let Some((mv, st)) = self.book.as_deref().and_then(|b| book_move(b, &board)) {
+        let in_book = match self.book.as_deref() {
+            Some(b) => book_move(b, &board).map_err(io::Error::other)?,
+            None => None,
+        };
+        if let Some((mv, st)) = in_book {
             let eval = st.average_diff().unwrap_or(0.0);
             writeln!(out, "status book move")?;
             writeln!(out, "=== {}/{eval:.2}/0.00", pv_text(&[mv]))?;

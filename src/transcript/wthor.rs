@@ -91,13 +91,20 @@ impl Names {
     pub(crate) fn load(dir: &Path) -> Names {
         Names {
             players: find_beside(dir, "wthor.jou")
-                .and_then(|p| std::fs::read(p).ok())
+                .and_then(|p| read_names_file(&p, PLAYER).ok())
                 .map_or_else(Vec::new, |b| read_names(&b, PLAYER)),
             tournaments: find_beside(dir, "wthor.trn")
-                .and_then(|p| std::fs::read(p).ok())
+                .and_then(|p| read_names_file(&p, TOURNAMENT).ok())
                 .map_or_else(Vec::new, |b| read_names(&b, TOURNAMENT)),
         }
     }
+}
+
+/// The bytes of a names file, never more than its header's 16-bit count allows (a device or
+/// pipe named like one must not be read forever).
+fn read_names_file(path: &Path, size: usize) -> io::Result<Vec<u8>> {
+    let most = (HEADER + usize::from(u16::MAX) * size) as u64;
+    crate::bounded_read::read_capped(path, most).map_err(io::Error::other)
 }
 
 fn find_beside(dir: &Path, lower_name: &str) -> Option<PathBuf> {
@@ -288,7 +295,7 @@ impl NameList {
         let Some(path) = found else {
             return Ok(list);
         };
-        let bytes = std::fs::read(&path)?;
+        let bytes = read_names_file(&path, size)?;
         let n = (bytes.len() >= HEADER).then(|| usize::from(u16_at(&bytes, 8)));
         let Some(n) = n.filter(|n| bytes.len() >= HEADER + n * size) else {
             return Err(io::Error::other(format!(
