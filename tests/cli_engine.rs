@@ -155,6 +155,23 @@ fn bad_input_exits_with_2() {
     fails_with_2(&["solve", FFO, "--threads", "0"], "--threads");
 }
 
+/// Regression: `--time 1e300` printed the value as 300 digits in its error message.
+#[test]
+fn regression_time_1e300_echoed_300_digits() {
+    for cmd in ["analyze", "gtp", "nboard"] {
+        let out = othbook()
+            .args([cmd, "--time", "1e300"])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("1e300") && !err.contains("00000"),
+            "{cmd}: {err}"
+        );
+    }
+}
+
 #[test]
 fn solve_names_the_file_and_line_of_a_bad_record() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -7,6 +7,7 @@ pub mod engine_player;
 pub mod gtp_client;
 pub mod mcts;
 pub mod search;
+pub mod seconds;
 pub mod spec;
 
 use crate::board::{Move, Position};
