@@ -5,6 +5,7 @@ pub mod book_choice;
 pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;
+pub mod gtp_wire;
 pub mod mcts;
 pub mod search;
 pub mod seconds;

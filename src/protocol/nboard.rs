@@ -5,7 +5,7 @@ use crate::book::key::equivalent_moves;
 use crate::book::Book;
 use crate::engine::{Engine, Limits, SCALE};
 use crate::play::book_choice::book_move;
-use crate::transcript::{ingest_bytes, Format, IngestOptions};
+use crate::transcript::{ingest_bytes, Format, IngestError, IngestOptions};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,17 +28,31 @@ pub struct NboardServer {
     contempt: i32,
 }
 
+/// A `set game` the engine cannot take. Each message names `set game` once: the GGF reader
+/// already calls its input that.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetGameError {
+    /// The GGF text cannot be read (the reader's message says where).
+    #[error(transparent)]
+    Ggf(#[from] IngestError),
+    /// Well-formed text without a game.
+    #[error("{SET_GAME}: no game in the GGF text")]
+    NoGame,
+}
+
+/// The name the GGF reader gives `set game` text in its messages.
+const SET_GAME: &str = "set game";
+
 /// Reads `set game` text: the game's start board and moves, passes included.
-pub fn parse_ggf_game(text: &str) -> Result<(Position, Vec<Move>), String> {
+pub fn parse_ggf_game(text: &str) -> Result<(Position, Vec<Move>), SetGameError> {
     let opts = IngestOptions {
         strict: true,
         ..IngestOptions::default()
     };
-    let ingest =
-        ingest_bytes(text.as_bytes(), Format::Ggf, "set game", &opts).map_err(|e| e.to_string())?;
+    let ingest = ingest_bytes(text.as_bytes(), Format::Ggf, SET_GAME, &opts)?;
     match ingest.games.into_iter().next() {
         Some(g) => Ok((g.start, g.moves)),
-        None => Err("no game in the GGF text".into()),
+        None => Err(SetGameError::NoGame),
     }
 }
 
@@ -151,17 +165,14 @@ impl NboardServer {
                     for m in &moves {
                         pos = match pos.play(*m) {
                             Ok(p) => p,
-                            Err(e) => {
-                                writeln!(diag, "othbook nboard: set game: {e}")?;
-                                return Ok(());
-                            }
+                            Err(e) => return writeln!(diag, "othbook nboard: {SET_GAME}: {e}"),
                         };
                     }
                     self.start = start;
                     self.moves = moves;
                     self.position = pos;
                 }
-                Err(e) => writeln!(diag, "othbook nboard: set game: {e}")?,
+                Err(e) => writeln!(diag, "othbook nboard: {e}")?,
             },
             _ => writeln!(diag, "othbook nboard: ignored set {rest:?}")?,
         }
@@ -407,7 +418,7 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             if partial.is_empty() {
                 return Ok(None);
             }
-            return Ok(Some(vec![utf8(std::mem::take(partial))?]));
+            return Ok(Some(vec![lossy(partial)]));
         }
         let n = buf.len();
         partial.extend_from_slice(buf);
@@ -416,15 +427,15 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             let rest = partial.split_off(end + 1);
             let mut done = std::mem::replace(partial, rest);
             done.pop();
-            return done
-                .split(|&b| b == b'\n')
-                .map(|l| utf8(l.to_vec()))
-                .collect::<io::Result<Vec<_>>>()
-                .map(Some);
+            return Ok(Some(done.split(|&b| b == b'\n').map(lossy).collect()));
         }
     }
 }
 
-fn utf8(bytes: Vec<u8>) -> io::Result<String> {
-    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+/// A line with its bytes that are not UTF-8 replaced: GUIs send player names in Latin-1
+/// inside `set game`, and one bad byte must not end the session.
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .trim_end_matches('\r')
+        .to_string()
 }
