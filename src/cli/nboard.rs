@@ -11,7 +11,8 @@ use std::io::Write;
 /// Arguments of `othbook nboard`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The GUI's `set depth` overrides --depth; --time caps every search.\n\
+    after_help = "The GUI's `set depth` overrides --depth; --time caps every search, except `go` in \
+a game with a clock (TI[...] in `set game`), which budgets from the time the side to move has left.\n\
 Only protocol goes to stdout; diagnostics go to stderr.\nA command that arrives during a search (ping, quit, set, move, go, hint) stops it, as the \
 protocol wants; commands sent with the one that started the search wait for it.\n\nExamples:\n  othbook nboard\n  \
 othbook nboard --depth 14 --time 5 --threads 2"
@@ -20,7 +21,8 @@ pub struct Args {
     /// Midgame search depth until the GUI sets one.
     #[arg(long, default_value_t = 20)]
     depth: u32,
-    /// Longest time per search (go and hint), in seconds (0.001-3600).
+    /// Longest time per search (go and hint), in seconds (0.001-3600); `go` follows the
+    /// game's clock instead when the GUI sends one.
     #[arg(long, default_value = "0.9", allow_hyphen_values = true)]
     time: Seconds,
     /// Search threads.
