@@ -185,6 +185,31 @@ fn solve_names_the_file_and_line_of_a_bad_record() {
     assert!(err.contains("bad.obf:2"), "{err}");
 }
 
+/// Regression: a score for an illegal move in an OBF file was reported as a WRONG result
+/// after the solve instead of as a mistake in the file.
+#[test]
+fn regression_obf_score_for_an_illegal_move_reported_as_wrong_result() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("illegal.obf");
+    let good = first_ffo_board();
+    // A1 is empty in FFO #1 but flips nothing.
+    std::fs::write(&path, format!("{good}; G8:+18; A1:+10;\n")).expect("write");
+    let out = othbook()
+        .args(["solve", path.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("illegal.obf:1") && err.contains("a1 is not a legal move"),
+        "{err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).is_empty(),
+        "nothing solved"
+    );
+}
+
 #[test]
 fn analyze_probes_the_book_before_searching() {
     let out = Command::cargo_bin("othbook")

@@ -84,6 +84,12 @@ pub fn parse_obf_line(line: &str) -> Result<(Position, Vec<(Move, i32)>), String
             .ok()
             .filter(|m| m.len() == 1)
             .ok_or_else(|| format!("bad move {mv:?}"))?[0];
+        // A score for a move that cannot be played is a mistake in the file, not something
+        // the solve could confirm or refute.
+        position
+            .board
+            .play_move(mv)
+            .map_err(|e| format!("{mv} is not a legal move here ({e})"))?;
         let score: i32 = score
             .trim()
             .trim_start_matches('+')
