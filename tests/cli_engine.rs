@@ -210,6 +210,26 @@ fn regression_obf_score_for_an_illegal_move_reported_as_wrong_result() {
     );
 }
 
+/// Regression: `--threads 1000` turned `analyze --time 1` into 17 s; counts beyond what the
+/// machine can use are capped, and the user is told.
+#[test]
+fn regression_threads_1000_made_analyze_time_1_take_17_s() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let out = othbook()
+        .args(["analyze", "--threads", "1000", "--depth", "2", "--no-book"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let best = stdout
+        .lines()
+        .find(|l| l.starts_with("best:"))
+        .expect("best line");
+    assert!(best.contains(&format!(" {} threads)", 4 * cores)), "{best}");
+    assert!(stderr.contains("searching with"), "{stderr}");
+}
+
 #[test]
 fn analyze_probes_the_book_before_searching() {
     let out = Command::cargo_bin("othbook")

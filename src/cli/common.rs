@@ -119,13 +119,23 @@ pub fn position_from_args(position: Option<&str>, moves: Option<&str>) -> Result
     Ok(replay.end)
 }
 
-/// The `--threads` value (default: all cores), checked.
+/// The `--threads` value (default: all cores), checked, and capped at what the machine can
+/// use (saying so on stderr).
 pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
     match threads {
         Some(0) => Err(bad("--threads must be at least 1")),
         Some(n) if n > 1024 => Err(bad(format!("--threads {n} is out of range: use 1 to 1024"))),
+        Some(n) if n > othbook::engine::max_threads() => {
+            let max = othbook::engine::max_threads();
+            eprintln!(
+                "othbook: --threads {n} is more than {cores} core{} can use: searching with {max}",
+                if cores == 1 { "" } else { "s" }
+            );
+            Ok(max)
+        }
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        None => Ok(cores),
     }
 }
 

@@ -47,14 +47,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .time
         .within(0.001, 3600.0)
         .map_err(|e| bad(format!("--time: {e}")))?;
-    if !(1..=256).contains(&args.threads) {
-        return Err(bad("--threads must be 1 to 256"));
-    }
+    let threads = super::common::threads_arg(Some(args.threads))?;
     if !(1..=65_536).contains(&args.hash) {
         return Err(bad("--hash must be 1 to 65536 MiB"));
     }
     let engine = Engine::try_new(EngineOptions {
-        threads: args.threads,
+        threads,
         hash_mb: args.hash,
         ..EngineOptions::default()
     })
