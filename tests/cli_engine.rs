@@ -230,6 +230,16 @@ fn regression_threads_1000_made_analyze_time_1_take_17_s() {
     assert!(stderr.contains("searching with"), "{stderr}");
 }
 
+/// Regression: `solve` or `analyze --exact` of the start position ran for ever, silently.
+#[test]
+fn regression_solve_of_the_start_position_ran_for_ever() {
+    let start = othbook::board::Position::START.to_string();
+    fails_with_2(&["solve", &start], "--force");
+    fails_with_2(&["solve", &start, "--wld"], "60 empties");
+    fails_with_2(&["analyze", "--exact", "--no-book"], "--force");
+    fails_with_2(&["analyze", "--wld", "--no-book"], "60 empties");
+}
+
 #[test]
 fn analyze_probes_the_book_before_searching() {
     let out = Command::cargo_bin("othbook")

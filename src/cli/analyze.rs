@@ -4,7 +4,8 @@
 //! before the search, and the best move's book record after it.
 
 use super::common::{
-    bad, check_hash, depth_arg, open_book, position_from_args, threads_arg, write_equivalent_moves,
+    bad, check_hash, check_solve_size, depth_arg, open_book, position_from_args, threads_arg,
+    write_equivalent_moves,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
@@ -92,6 +93,9 @@ pub struct Args {
     /// Solve for win/draw/loss only.
     #[arg(long, conflicts_with = "depth")]
     wld: bool,
+    /// Solve (--exact, --wld) without --time even above 36 empties, where it may never finish.
+    #[arg(long)]
+    force: bool,
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -150,6 +154,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         Mode::Auto
     };
+    if mode != Mode::Auto && time.is_none() {
+        check_solve_size(pos.board.empty_count(), args.force, "the position")?;
+    }
     let depth = match (args.depth, time, mode) {
         (Some(d), _, _) => Some(d),
         (None, None, Mode::Auto) => Some(12),

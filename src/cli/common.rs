@@ -139,6 +139,29 @@ pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
     }
 }
 
+/// Most empties an exact or win/draw/loss solve takes without `--force`: each empty square
+/// multiplies the work by two to three, so 36 empties already take days and the start
+/// position (60) would run for ever.
+pub const SOLVE_REFUSE_ABOVE: u32 = 36;
+/// Above this many empties a solve is allowed but may take hours: the user is warned.
+pub const SOLVE_WARN_ABOVE: u32 = 30;
+
+/// Refuses a full solve of more than [`SOLVE_REFUSE_ABOVE`] empties unless `force`, and warns
+/// on stderr above [`SOLVE_WARN_ABOVE`]; `what` names the position in messages.
+pub fn check_solve_size(empties: u32, force: bool, what: &str) -> Result<()> {
+    if empties > SOLVE_REFUSE_ABOVE && !force {
+        return Err(bad(format!(
+            "{what} has {empties} empties: an exact solve would not finish (days at 36, \
+             for ever at 60). Solve positions of at most {SOLVE_REFUSE_ABOVE} empties, search \
+             with --depth or --time, or pass --force to try anyway"
+        )));
+    }
+    if empties > SOLVE_WARN_ABOVE {
+        eprintln!("othbook: warning: {what} has {empties} empties: the solve may take hours");
+    }
+    Ok(())
+}
+
 /// Checks a search `--depth` in plies (1 to the engine's maximum).
 pub fn depth_arg(depth: Option<u32>) -> Result<()> {
     match depth {
