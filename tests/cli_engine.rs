@@ -155,6 +155,23 @@ fn bad_input_exits_with_2() {
     fails_with_2(&["solve", FFO, "--threads", "0"], "--threads");
 }
 
+/// Regression: `--time 1e300` printed the value as 300 digits in its error message.
+#[test]
+fn regression_time_1e300_echoed_300_digits() {
+    for cmd in ["analyze", "gtp", "nboard"] {
+        let out = othbook()
+            .args([cmd, "--time", "1e300"])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("1e300") && !err.contains("00000"),
+            "{cmd}: {err}"
+        );
+    }
+}
+
 #[test]
 fn solve_names_the_file_and_line_of_a_bad_record() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -166,6 +183,61 @@ fn solve_names_the_file_and_line_of_a_bad_record() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.obf:2"), "{err}");
+}
+
+/// Regression: a score for an illegal move in an OBF file was reported as a WRONG result
+/// after the solve instead of as a mistake in the file.
+#[test]
+fn regression_obf_score_for_an_illegal_move_reported_as_wrong_result() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("illegal.obf");
+    let good = first_ffo_board();
+    // A1 is empty in FFO #1 but flips nothing.
+    std::fs::write(&path, format!("{good}; G8:+18; A1:+10;\n")).expect("write");
+    let out = othbook()
+        .args(["solve", path.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("illegal.obf:1") && err.contains("a1 is not a legal move"),
+        "{err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).is_empty(),
+        "nothing solved"
+    );
+}
+
+/// Regression: `--threads 1000` turned `analyze --time 1` into 17 s; counts beyond what the
+/// machine can use are capped, and the user is told.
+#[test]
+fn regression_threads_1000_made_analyze_time_1_take_17_s() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let out = othbook()
+        .args(["analyze", "--threads", "1000", "--depth", "2", "--no-book"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let best = stdout
+        .lines()
+        .find(|l| l.starts_with("best:"))
+        .expect("best line");
+    assert!(best.contains(&format!(" {} threads)", 4 * cores)), "{best}");
+    assert!(stderr.contains("searching with"), "{stderr}");
+}
+
+/// Regression: `solve` or `analyze --exact` of the start position ran for ever, silently.
+#[test]
+fn regression_solve_of_the_start_position_ran_for_ever() {
+    let start = othbook::board::Position::START.to_string();
+    fails_with_2(&["solve", &start], "--force");
+    fails_with_2(&["solve", &start, "--wld"], "60 empties");
+    fails_with_2(&["analyze", "--exact", "--no-book"], "--force");
+    fails_with_2(&["analyze", "--wld", "--no-book"], "60 empties");
 }
 
 #[test]

@@ -7,11 +7,11 @@ use othbook::board::{parse_moves, Position};
 const GAME_WITH_PASS: &str = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-a6+b4-a5+a4-e8+b8-h7+g8-b7+g2-g3+h2-a1+f1-e2+h3-a3+a8-a7+h8-g7+a2-b1-g1+h1";
 
 /// Runs a session and returns the answers (one per command, without the blank separators).
-fn session(script: &str, player: &str) -> Vec<String> {
+fn session(script: impl AsRef<[u8]>, player: &str) -> Vec<String> {
     let out = Command::cargo_bin("othbook")
         .unwrap()
         .args(["gtp", "--player", player, "--time", "0.05"])
-        .write_stdin(script)
+        .write_stdin(script.as_ref())
         .output()
         .unwrap();
     assert!(
@@ -142,6 +142,110 @@ fn regression_gtp_hung_on_a_player_engine_that_does_not_speak_gtp() {
                 r#"answered "name" with "{answer}", which is not GTP"#
             )),
             "{engine}: {err}"
+        );
+    }
+}
+
+/// Regression: `time_settings inf 0 1`, `time_left b 1e20 0` and huge settings aborted the
+/// server (a panicking float-to-Duration conversion, then an overflowing clock sum).
+#[test]
+fn regression_time_settings_inf_aborted_gtp() {
+    for cmd in [
+        "time_settings inf 0 1",
+        "time_settings NaN 0 1",
+        "time_settings -5 0 1",
+        "time_left b 1e20 0",
+        "time_settings 1.8e19 1.8e19 1",
+    ] {
+        let r = session(format!("{cmd}\ngenmove b\nquit\n"), "simple");
+        assert!(r[0].starts_with("? "), "{cmd}: {r:?}");
+        assert!(r[1].starts_with("= "), "{cmd}: the session goes on: {r:?}");
+    }
+}
+
+/// Regression: one byte of invalid UTF-8 ended the session.
+#[test]
+fn regression_invalid_utf8_ended_the_gtp_session() {
+    let r = session(
+        &b"name\n\xe9\xff\nplay b \xe9\n2 name\nquit\n"[..],
+        "simple",
+    );
+    assert_eq!(r[0], "= othbook");
+    assert_eq!(r[1], "? unknown command");
+    assert!(r[2].starts_with("? syntax error"), "{}", r[2]);
+    assert_eq!(r[3], "=2 othbook");
+}
+
+/// Commands a GTP engine may be sent: the standard's, and common extensions.
+const CANDIDATE_COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "play",
+    "genmove",
+    "undo",
+    "time_settings",
+    "time_left",
+    "final_score",
+    "final_status_list",
+    "loadsgf",
+    "reg_genmove",
+    "showboard",
+    "set_game",
+    "list_games",
+    "kgs-genmove_cleanup",
+    "kgs-time_settings",
+    "gogui-analyze_commands",
+    "cputime",
+    "get_random_seed",
+    "set_random_seed",
+    "genmove_black",
+    "genmove_white",
+];
+
+/// Regression: `list_commands` was a list kept apart from the server's dispatch, and left
+/// out `reg_genmove`, which the server answered.
+#[test]
+fn regression_list_commands_omitted_reg_genmove() {
+    let r = session("list_commands\nquit\n", "simple");
+    let listed: Vec<&str> = r[0].trim_start_matches("= ").lines().collect();
+    assert!(listed.contains(&"reg_genmove"), "{listed:?}");
+    // Each command alone: no arguments, so commands that need some answer a syntax error,
+    // which still shows that they are known.
+    let mut script = String::new();
+    for c in CANDIDATE_COMMANDS
+        .iter()
+        .chain(&listed)
+        .filter(|c| **c != "quit")
+    {
+        script.push_str(&format!("{c}\nknown_command {c}\n"));
+    }
+    script.push_str("quit\n");
+    let names: Vec<&str> = CANDIDATE_COMMANDS
+        .iter()
+        .chain(&listed)
+        .filter(|c| **c != "quit")
+        .copied()
+        .collect();
+    let answers = session(script, "simple");
+    for (i, name) in names.iter().enumerate() {
+        let (answer, known) = (&answers[2 * i], &answers[2 * i + 1]);
+        let answered = answer != "? unknown command";
+        let is_listed = listed.contains(name);
+        assert_eq!(answered, is_listed, "{name}: answered {answer:?}");
+        assert_eq!(
+            known == "= true",
+            is_listed,
+            "known_command {name}: {known}"
         );
     }
 }

@@ -29,11 +29,11 @@ fn set_game(gam: &str) -> String {
     s
 }
 
-fn session(script: &str) -> (Vec<String>, String) {
+fn session(script: impl AsRef<[u8]>) -> (Vec<String>, String) {
     let out = Command::cargo_bin("othbook")
         .unwrap()
         .args(["nboard", "--time", "0.2"])
-        .write_stdin(script)
+        .write_stdin(script.as_ref())
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -102,7 +102,7 @@ fn moves_pass_and_game_over() {
     assert_eq!(answers[0], "=== PA");
     assert!(answers[1].starts_with("=== G1"), "{answers:?}");
     // The whole game: nothing to play.
-    let (out, _) = session(&format!("nboard 2\n{}go\nquit\n", set_game(GAME_WITH_PASS)));
+    let (out, _) = session(format!("nboard 2\n{}go\nquit\n", set_game(GAME_WITH_PASS)));
     assert!(out.iter().any(|l| l == "status game over"), "{out:?}");
     assert!(!out.iter().any(|l| l.starts_with("=== ")));
 }
@@ -134,7 +134,7 @@ fn move_commands_follow_the_game() {
 /// equivalent first moves once; the GUI marks squares, so each gets its own hint.
 #[test]
 fn regression_book_hints_at_the_start_named_f5_only() {
-    let (out, _) = session(&format!(
+    let (out, _) = session(format!(
         "nboard 2\nset depth 2\n{}hint 4\nquit\n",
         set_game("")
     ));
@@ -304,4 +304,43 @@ fn regression_ping_during_a_search_was_answered_only_after_it() {
         e.seen
     );
     assert!(started.elapsed() < limit);
+}
+
+/// Regression: one byte of invalid UTF-8 ended the session; NBoard sends player names in
+/// Latin-1 inside `set game`.
+#[test]
+fn regression_invalid_utf8_ended_the_nboard_session() {
+    // "Jérôme" in Latin-1: \u{1} stands for é (0xE9), \u{2} for ô (0xF4).
+    let mut script = set_game("+f5")
+        .replace("PB[a]", "PB[J\u{1}r\u{2}me]")
+        .into_bytes();
+    for b in script.iter_mut() {
+        match *b {
+            1 => *b = 0xE9,
+            2 => *b = 0xF4,
+            _ => {}
+        }
+    }
+    let script = [script, b"\xff\xfe\nping 1\ngo\nping 2\n".to_vec()].concat();
+    let (out, err) = session(script);
+    assert!(out.contains(&"pong 1".to_string()), "{out:?} {err}");
+    assert!(out.contains(&"pong 2".to_string()), "{out:?} {err}");
+    let moves = legal_after("f5");
+    let played = out.iter().find_map(|l| l.strip_prefix("=== ")).unwrap();
+    let sq = played.split('/').next().unwrap();
+    assert!(
+        moves.contains(&sq.to_string()),
+        "{sq} after f5: the game was taken"
+    );
+    assert!(err.contains("ignored"), "the bad line is reported: {err}");
+}
+
+/// Regression: `set game` errors said "set game: set game:1: ...", the context twice.
+#[test]
+fn regression_set_game_context_said_twice() {
+    let (_, err) = session(format!("{}ping 1\n", set_game("+a1")));
+    assert!(err.contains("set game"), "{err}");
+    assert!(!err.contains("set game: set game"), "{err}");
+    let (_, err) = session("set game garbage\nping 1\n");
+    assert_eq!(err.matches("set game").count(), 1, "{err}");
 }

@@ -4,7 +4,8 @@
 //! before the search, and the best move's book record after it.
 
 use super::common::{
-    bad, check_hash, depth_arg, open_book, position_from_args, threads_arg, write_equivalent_moves,
+    bad, check_hash, check_solve_size, depth_arg, open_book, position_from_args, threads_arg,
+    write_equivalent_moves,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
@@ -12,9 +13,9 @@ use othbook::engine::{
     Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind, SCALE,
 };
 use othbook::play::book_choice::BookSetting;
+use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Prints what the book knows of `pos` (position and up to 8 moves); returns its moves.
 fn print_book(
@@ -85,15 +86,18 @@ pub struct Args {
     /// Deepest iteration in plies (1-60).
     #[arg(long, conflicts_with = "time")]
     depth: Option<u32>,
-    /// Time budget in seconds; the deepest finished iteration is kept.
+    /// Time budget in seconds (at most a week); the deepest finished iteration is kept.
     #[arg(long, allow_hyphen_values = true)]
-    time: Option<f64>,
+    time: Option<Seconds>,
     /// Solve exactly instead of searching with the evaluation.
     #[arg(long, conflicts_with_all = ["wld", "depth"])]
     exact: bool,
     /// Solve for win/draw/loss only.
     #[arg(long, conflicts_with = "depth")]
     wld: bool,
+    /// Solve (--exact, --wld) without --time even above 36 empties, where it may never finish.
+    #[arg(long)]
+    force: bool,
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -124,14 +128,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     depth_arg(args.depth)?;
     let time = match args.time {
         None => None,
-        Some(t) if t.is_finite() && t > 0.0 && t <= 7.0 * 86_400.0 => {
-            Some(Duration::from_secs_f64(t))
-        }
-        Some(t) => {
-            return Err(bad(format!(
-                "--time {t} is out of range: use more than 0 and at most 604800 seconds"
-            )))
-        }
+        Some(t) => Some(
+            t.within(0.001, MAX_SECONDS)
+                .map_err(|e| bad(format!("--time: {e}")))?
+                .duration(),
+        ),
     };
     if !(1..=64).contains(&args.multipv) {
         return Err(bad(format!(
@@ -155,6 +156,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         Mode::Auto
     };
+    if mode != Mode::Auto && time.is_none() {
+        check_solve_size(pos.board.empty_count(), args.force, "the position")?;
+    }
     let depth = match (args.depth, time, mode) {
         (Some(d), _, _) => Some(d),
         (None, None, Mode::Auto) => Some(12),

@@ -53,12 +53,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    if !(1..=1024).contains(&args.threads) {
-        return Err(bad("--threads must be 1 to 1024"));
-    }
+    let threads = super::common::threads_arg(Some(args.threads))?;
     check_hash(args.hash)?;
     let mut engine = Engine::try_new(EngineOptions {
-        threads: args.threads,
+        threads,
         hash_mb: args.hash,
         ..EngineOptions::default()
     })
@@ -132,7 +130,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             end_nodes as f64 / end_secs.max(1e-9) / 1e6
         )?;
     }
-    if args.threads == 1 {
+    if threads == 1 {
         writeln!(
             out,
             "signature: {signature:016x} (1 thread; differs only if the search changed)"
@@ -140,8 +138,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         writeln!(
             out,
-            "signature: {signature:016x} ({} threads: varies from run to run)",
-            args.threads
+            "signature: {signature:016x} ({threads} threads: varies from run to run)"
         )?;
     }
     Ok(())

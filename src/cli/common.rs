@@ -129,6 +129,12 @@ pub fn parse_obf_line(line: &str) -> Result<(Position, Vec<(Move, i32)>), String
             .ok()
             .filter(|m| m.len() == 1)
             .ok_or_else(|| format!("bad move {mv:?}"))?[0];
+        // A score for a move that cannot be played is a mistake in the file, not something
+        // the solve could confirm or refute.
+        position
+            .board
+            .play_move(mv)
+            .map_err(|e| format!("{mv} is not a legal move here ({e})"))?;
         let score: i32 = score
             .trim()
             .trim_start_matches('+')
@@ -158,14 +164,47 @@ pub fn position_from_args(position: Option<&str>, moves: Option<&str>) -> Result
     Ok(replay.end)
 }
 
-/// The `--threads` value (default: all cores), checked.
+/// The `--threads` value (default: all cores), checked, and capped at what the machine can
+/// use (saying so on stderr).
 pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
     match threads {
         Some(0) => Err(bad("--threads must be at least 1")),
         Some(n) if n > 1024 => Err(bad(format!("--threads {n} is out of range: use 1 to 1024"))),
+        Some(n) if n > othbook::engine::max_threads() => {
+            let max = othbook::engine::max_threads();
+            eprintln!(
+                "othbook: --threads {n} is more than {cores} core{} can use: searching with {max}",
+                if cores == 1 { "" } else { "s" }
+            );
+            Ok(max)
+        }
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+        None => Ok(cores),
     }
+}
+
+/// Most empties an exact or win/draw/loss solve takes without `--force`: each empty square
+/// multiplies the work by two to three, so 36 empties already take days and the start
+/// position (60) would run for ever.
+pub const SOLVE_REFUSE_ABOVE: u32 = 36;
+/// Above this many empties a solve is allowed but may take hours: the user is warned.
+pub const SOLVE_WARN_ABOVE: u32 = 30;
+
+/// Refuses a full solve of more than [`SOLVE_REFUSE_ABOVE`] empties unless `force`, and warns
+/// on stderr above [`SOLVE_WARN_ABOVE`]; `what` names the position in messages.
+pub fn check_solve_size(empties: u32, force: bool, what: &str) -> Result<()> {
+    if empties > SOLVE_REFUSE_ABOVE && !force {
+        return Err(bad(format!(
+            "{what} has {empties} empties: an exact solve would not finish (days at 36, \
+             for ever at 60). Solve positions of at most {SOLVE_REFUSE_ABOVE} empties, search \
+             with --depth or --time, or pass --force to try anyway"
+        )));
+    }
+    if empties > SOLVE_WARN_ABOVE {
+        eprintln!("othbook: warning: {what} has {empties} empties: the solve may take hours");
+    }
+    Ok(())
 }
 
 /// Checks a search `--depth` in plies (1 to the engine's maximum).

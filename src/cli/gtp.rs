@@ -2,10 +2,10 @@
 
 use super::common::bad;
 use anyhow::Result;
+use othbook::play::seconds::Seconds;
 use othbook::play::spec::PlayerSpec;
 use othbook::protocol::gtp::GtpServer;
 use std::io::Write;
-use std::time::Duration;
 
 /// The player behind `genmove` when none is given.
 pub const DEFAULT_PLAYER: &str = "engine";
@@ -21,19 +21,20 @@ pub struct Args {
     /// Player answering genmove (see `othbook match --help` for the list).
     #[arg(long, default_value = DEFAULT_PLAYER)]
     player: String,
-    /// Seconds per move when the controller sets no clock.
-    #[arg(long, default_value_t = 0.9)]
-    time: f64,
+    /// Seconds per move when the controller sets no clock (0.001-3600).
+    #[arg(long, default_value = "0.9", allow_hyphen_values = true)]
+    time: Seconds,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    if !(0.001..=3600.0).contains(&args.time) {
-        return Err(bad("--time must be 0.001 to 3600 seconds"));
-    }
+    let time = args
+        .time
+        .within(0.001, 3600.0)
+        .map_err(|e| bad(format!("--time: {e}")))?;
     let spec: PlayerSpec = args.player.parse().map_err(|e| bad(format!("{e}")))?;
     spec.validate().map_err(|e| bad(format!("{e}")))?;
     let player = spec.build()?;
-    let mut server = GtpServer::new(player, Duration::from_secs_f64(args.time));
+    let mut server = GtpServer::new(player, time.duration());
     let stdin = std::io::stdin();
     server.serve(stdin.lock(), out, &mut std::io::stderr())?;
     Ok(())

@@ -4,14 +4,15 @@ use super::common::bad;
 use anyhow::Result;
 use othbook::engine::{Engine, EngineOptions};
 use othbook::play::book_choice::BookSetting;
+use othbook::play::seconds::Seconds;
 use othbook::protocol::nboard::NboardServer;
 use std::io::Write;
-use std::time::Duration;
 
 /// Arguments of `othbook nboard`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "The GUI's `set depth` overrides --depth; --time caps every search.\n\
+    after_help = "The GUI's `set depth` overrides --depth; --time caps every search, except `go` in \
+a game with a clock (TI[...] in `set game`), which budgets from the time the side to move has left.\n\
 Only protocol goes to stdout; diagnostics go to stderr.\nA command that arrives during a search (ping, quit, set, move, go, hint) stops it, as the \
 protocol wants; commands sent with the one that started the search wait for it.\n\nExamples:\n  othbook nboard\n  \
 othbook nboard --depth 14 --time 5 --threads 2"
@@ -20,9 +21,10 @@ pub struct Args {
     /// Midgame search depth until the GUI sets one.
     #[arg(long, default_value_t = 20)]
     depth: u32,
-    /// Longest time per search (go and hint), in seconds.
-    #[arg(long, default_value_t = 0.9)]
-    time: f64,
+    /// Longest time per search (go and hint), in seconds (0.001-3600); `go` follows the
+    /// game's clock instead when the GUI sends one.
+    #[arg(long, default_value = "0.9", allow_hyphen_values = true)]
+    time: Seconds,
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -41,17 +43,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if !(1..=60).contains(&args.depth) {
         return Err(bad("--depth must be 1 to 60"));
     }
-    if !(0.001..=3600.0).contains(&args.time) {
-        return Err(bad("--time must be 0.001 to 3600 seconds"));
-    }
-    if !(1..=256).contains(&args.threads) {
-        return Err(bad("--threads must be 1 to 256"));
-    }
+    let time = args
+        .time
+        .within(0.001, 3600.0)
+        .map_err(|e| bad(format!("--time: {e}")))?;
+    let threads = super::common::threads_arg(Some(args.threads))?;
     if !(1..=65_536).contains(&args.hash) {
         return Err(bad("--hash must be 1 to 65536 MiB"));
     }
     let engine = Engine::try_new(EngineOptions {
-        threads: args.threads,
+        threads,
         hash_mb: args.hash,
         ..EngineOptions::default()
     })
@@ -65,8 +66,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         BookSetting::Default.open()?
     };
-    let mut server =
-        NboardServer::new(engine, args.depth, Duration::from_secs_f64(args.time)).with_book(book);
+    let mut server = NboardServer::new(engine, args.depth, time.duration()).with_book(book);
     // Large enough for any script written at once to be read at once (see `serve`).
     let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
     server.serve(stdin, out, &mut std::io::stderr())?;

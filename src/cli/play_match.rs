@@ -8,6 +8,7 @@ use othbook::play::arena::{
 };
 use othbook::play::clock::TimeControl;
 use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
+use othbook::play::seconds::Seconds;
 use othbook::play::spec::{PlayerSpec, PLAYERS};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -57,7 +58,7 @@ pub struct Args {
     /// Seconds a gtp: engine may take to answer a command other than genmove (start-up
     /// included). An engine that takes longer, exits or does not answer in GTP loses that
     /// game and is restarted for the next; the match then exits with code 1.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64())]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64(), allow_hyphen_values = true)]
     engine_timeout: f64,
     /// Write one CSV line per game to this file.
     #[arg(long)]
@@ -164,10 +165,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.jobs == 0 || args.jobs > 256 {
         return Err(bad("--jobs must be 1 to 256"));
     }
-    if !(0.01..=3600.0).contains(&args.engine_timeout) {
-        return Err(bad("--engine-timeout must be 0.01 to 3600 seconds"));
-    }
-    let engine_timeout = Duration::from_secs_f64(args.engine_timeout);
+    let engine_timeout = Seconds::from_f64(args.engine_timeout)
+        .and_then(|s| s.within(0.01, 3600.0))
+        .map_err(|e| bad(format!("--engine-timeout: {e}")))?
+        .duration();
     // The CSV is created at once and the games saved at the end: neither may be the
     // openings file or the other.
     let opening_file: Vec<PathBuf> = args

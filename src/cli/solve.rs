@@ -1,10 +1,10 @@
 //! `othbook solve`: exact (or win/draw/loss) endgame solves of one position or an OBF file.
 
-use super::common::bad;
+use super::common::{bad, check_solve_size};
 use anyhow::Result;
 use othbook::board::{Move, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, SCALE};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -12,7 +12,9 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Input: an OBF file (one position per line, `<64 chars> <X|O>; \
-MOVE:score; ...`; scores after the position are checked) or one position given inline.\n\n\
+MOVE:score; ...`; scores after the position are checked) or one position given inline. \
+Positions of more than 36 empties are refused without --force; on a terminal a spinner \
+shows the progress of long solves.\n\n\
 Examples:\n  othbook solve ../shared/data/ffo/ffo.obf --lines 40-49 --threads 2\n  \
 othbook solve \"--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X\" --wld"
 )]
@@ -36,6 +38,9 @@ pub struct Args {
     /// Evaluation for move ordering: pattern (trained patterns) or hand (hand-made features).
     #[arg(long, default_value = "pattern")]
     eval: EvalKind,
+    /// Solve positions of more than 36 empties too (they may never finish).
+    #[arg(long)]
+    force: bool,
 }
 
 /// A table that fits the largest solve: a bigger one is not filled by a short solve, and the
@@ -71,6 +76,9 @@ impl Task {
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = super::common::threads_arg(args.threads)?;
     let tasks = read_tasks(&args.input, args.lines.as_deref())?;
+    for t in &tasks {
+        check_solve_size(t.position.board.empty_count(), args.force, &t.label)?;
+    }
     let hash = match args.hash {
         Some(mb) => {
             super::common::check_hash(mb)?;
@@ -99,9 +107,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     )?;
     let (mut total_nodes, mut total_time, mut checked, mut wrong) = (0u64, Duration::ZERO, 0, 0);
     for t in &tasks {
+        let spinner = progress(t);
         let a = engine
-            .analyze(&t.position.board, &limits)
+            .analyze_with(&t.position.board, &limits, |it| {
+                spinner.set_message(format!(
+                    "{}: depth {} done, {} nodes",
+                    t.label, it.depth, it.nodes
+                ));
+            })
             .map_err(|e| bad(format!("{}: {e}", t.label)))?;
+        spinner.finish_and_clear();
         total_nodes += a.nodes;
         total_time += a.elapsed;
         let score = match a.kind {
@@ -164,6 +179,23 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         anyhow::bail!("{wrong} result(s) differ from the scores in the file");
     }
     Ok(())
+}
+
+/// A spinner on stderr with the time so far and the last finished iteration, for solves
+/// long enough to look hung; hidden when stderr is not a terminal.
+fn progress(t: &Task) -> indicatif::ProgressBar {
+    // Below this a solve takes well under a second: a spinner would only flicker.
+    const QUIET_UP_TO: u32 = 20;
+    if !std::io::stderr().is_terminal() || t.position.board.empty_count() <= QUIET_UP_TO {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+        bar.set_style(style);
+    }
+    bar.set_message(format!("{}: solving", t.label));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
 }
 
 const GAME_OVER: &str = "the game is over, nothing to solve";

@@ -63,10 +63,19 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The most search threads an engine runs: a few per core. More only share the same cores,
+/// and each must be scheduled before it notices that the time is up, so time limits would
+/// stretch with the count.
+#[must_use]
+pub fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// How an engine is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// Search threads (Lazy SMP over the shared table), at least 1.
+    /// Search threads (Lazy SMP over the shared table), 1 to [`max_threads`]; other counts
+    /// are brought into that range.
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
@@ -305,7 +314,7 @@ impl<E: Evaluator> Engine<E> {
             })?;
         Ok(Engine {
             options: EngineOptions {
-                threads: options.threads.max(1),
+                threads: options.threads.clamp(1, max_threads()),
                 ..options
             },
             tt,
@@ -658,4 +667,21 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         score = -score;
     }
     line.pv = pv;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: `--threads 1000` ran a thousand threads on two cores, and `--time 1` took
+    /// 17 s while each was scheduled in turn to see the deadline.
+    #[test]
+    fn regression_threads_1000_stretched_the_time_limit() {
+        let engine = Engine::new(EngineOptions {
+            threads: 1000,
+            hash_mb: 1,
+            ..EngineOptions::default()
+        });
+        assert!(engine.options().threads <= max_threads());
+    }
 }

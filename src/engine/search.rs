@@ -169,7 +169,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
     }
 
-    /// Looks at the stop flag and (main thread) the clock now and then.
+    /// Looks at the stop flag and the clock now and then.
     #[inline]
     pub fn poll(&mut self) {
         if self.nodes < self.next_poll {
@@ -189,12 +189,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             // Through `stop`, so that every thread treats it as a time-out.
             self.shared.stop.store(true, Ordering::Relaxed);
             self.aborted = true;
-        } else if self.main {
-            if let Some(d) = self.shared.deadline {
-                if Instant::now() >= d {
-                    self.shared.stop.store(true, Ordering::Relaxed);
-                    self.aborted = true;
-                }
+        } else if let Some(d) = self.shared.deadline {
+            // Every thread looks at the clock: with more threads than cores the main thread
+            // may get too little CPU to see the deadline in time.
+            if Instant::now() >= d {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.aborted = true;
             }
         }
     }

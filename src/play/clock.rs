@@ -1,5 +1,6 @@
 //! Chess clocks for matches: setup time, then T seconds for every K moves (Canadian overtime).
 
+use crate::play::seconds::{percent_of, Seconds};
 use crate::play::Budget;
 use std::fmt;
 use std::str::FromStr;
@@ -30,11 +31,10 @@ impl FromStr for TimeControl {
             .filter(|p| !p.is_empty())
             .collect();
         let secs = |t: &str| -> Result<Duration, TimeControlError> {
-            let v: f64 = t.parse().map_err(|_| err())?;
-            if !(0.0..=86_400.0).contains(&v) {
-                return Err(err());
-            }
-            Ok(Duration::from_secs_f64(v))
+            Ok(Seconds::parse(t)
+                .and_then(|s| s.within(0.0, 86_400.0))
+                .map_err(|_| err())?
+                .duration())
         };
         let tc = match parts.as_slice() {
             [setup] => TimeControl {
@@ -123,12 +123,12 @@ impl Clock {
     pub fn budget(&self, empties: u32) -> Budget {
         let hard = self.available();
         let target = if self.in_overtime {
-            self.period_left.mul_f64(0.9) / self.moves_left.max(1)
+            percent_of(self.period_left, 90) / self.moves_left.max(1)
         } else {
             let my_moves = (empties / 2).max(1) + 2;
             let from_main = self.main_left / my_moves;
-            let from_period = self.tc.period.mul_f64(0.8) / self.tc.moves.max(1);
-            (from_main + from_period).min(hard.mul_f64(0.8))
+            let from_period = percent_of(self.tc.period, 80) / self.tc.moves.max(1);
+            (from_main + from_period).min(percent_of(hard, 80))
         };
         Budget {
             target: Some(target),
@@ -165,6 +165,12 @@ impl Clock {
             self.moves_left = self.tc.moves;
         }
         Ok(())
+    }
+
+    /// The time control the clock runs under.
+    #[must_use]
+    pub fn control(&self) -> TimeControl {
+        self.tc
     }
 
     /// Main time left (zero once in overtime).

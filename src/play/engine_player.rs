@@ -10,15 +10,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Thinking time per move when neither the spec nor a clock says.
-pub const DEFAULT_MOVE_TIME: f64 = 1.0;
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// The full engine: the opening book first, then iterative-deepening PVS over its
 /// transposition table, exact near the end.
 pub struct EnginePlayer {
     engine: Engine<AnyEval>,
     book: Option<Arc<Book>>,
-    /// Seconds per move (capped by the clock's budget).
-    pub time: Option<f64>,
+    /// Time per move (capped by the clock's budget).
+    pub time: Option<Duration>,
     /// Fixed depth instead of (or as well as) a time limit.
     pub depth: Option<u32>,
 }
@@ -29,7 +29,7 @@ impl EnginePlayer {
     pub fn new(
         threads: usize,
         hash_mb: usize,
-        time: Option<f64>,
+        time: Option<Duration>,
         depth: Option<u32>,
         eval: EvalKind,
     ) -> Result<Self, crate::engine::EngineError> {
@@ -59,13 +59,13 @@ impl EnginePlayer {
     /// The search limits for one move under `budget`.
     #[must_use]
     pub fn limits(&self, budget: Budget) -> Limits {
-        let own = self.time.map(Duration::from_secs_f64);
+        let own = self.time;
         let time = match (own, budget.target) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         let time = match (time, self.depth) {
-            (None, None) => Some(Duration::from_secs_f64(DEFAULT_MOVE_TIME)),
+            (None, None) => Some(DEFAULT_MOVE_TIME),
             (t, _) => t,
         };
         Limits {
@@ -90,7 +90,7 @@ impl Player for EnginePlayer {
         };
         let limit = match (self.time, self.depth) {
             (_, Some(d)) => format!("depth={d}"),
-            (Some(t), None) => format!("time={t}"),
+            (Some(t), None) => format!("time={}", t.as_secs_f64()),
             (None, None) => String::new(),
         };
         let opts: Vec<String> = [limit, eval]

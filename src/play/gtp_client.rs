@@ -1,9 +1,10 @@
 //! A player backed by an external GTP engine run as a subprocess (e.g. `gtp-rhino -l 5`).
 
-use crate::board::{Color, Move, Position, Square};
+use crate::board::{Color, Move, Position};
+use crate::play::gtp_wire::{parse_vertex, read_line_lossy, response_head, Command, Verb};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -30,7 +31,7 @@ impl Process {
     fn start(command: &str) -> Result<Process, String> {
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("empty command")?;
-        let mut child = Command::new(resolve_program(program))
+        let mut child = std::process::Command::new(resolve_program(program))
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -45,8 +46,9 @@ impl Process {
         let (tx, rx) = mpsc::channel();
         // A reader thread lets every wait have a timeout, so a hung engine cannot hang us.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut stdout = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while let Ok(Some(line)) = read_line_lossy(&mut stdout, &mut buf) {
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -79,7 +81,7 @@ impl Process {
 
     /// Asks the engine to quit; `Drop` kills it if it does not.
     fn quit(&mut self) {
-        if writeln!(self.stdin, "quit")
+        if writeln!(self.stdin, "{}", Command::Quit)
             .and_then(|()| self.stdin.flush())
             .is_ok()
         {
@@ -113,13 +115,6 @@ pub struct GtpPlayer {
     sent: Vec<Move>,
     known: Vec<String>,
     engine_name: String,
-}
-
-fn color_word(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
-    }
 }
 
 /// `program` itself, or Debian's games folder copy when it is not on the PATH (where
@@ -187,11 +182,11 @@ impl GtpPlayer {
             }
         }
         // Engines need not implement `name`: an error answer is fine, silence or nonsense not.
-        self.engine_name = match self.request("name", self.timeout)? {
+        self.engine_name = match self.request(&Command::Name.to_string(), self.timeout)? {
             Ok(name) if !name.is_empty() => name,
             _ => self.command.clone(),
         };
-        let list = self.ask("list_commands")?;
+        let list = self.ask(&Command::ListCommands.to_string())?;
         self.known = list.lines().map(|l| l.trim().to_string()).collect();
         Ok(())
     }
@@ -250,19 +245,15 @@ impl GtpPlayer {
             match &mut answer {
                 None if line.trim().is_empty() => continue,
                 None => {
-                    // GTP answers start with '=' or '?'; anything else means we are not
-                    // talking to a GTP engine, or have lost track of its answers.
-                    let ok = line.starts_with('=');
-                    if !ok && !line.starts_with('?') {
+                    // Anything but a response means we are not talking to a GTP engine, or
+                    // have lost track of its answers.
+                    let Some((ok, rest)) = response_head(line) else {
                         return Err(format!(
                             "answered {cmd:?} with {}, which is not GTP (answers start with \
                              '=' or '?')",
                             excerpt(line)
                         ));
-                    }
-                    let rest = line[1..]
-                        .trim_start_matches(|c: char| c.is_ascii_digit())
-                        .trim();
+                    };
                     answer = Some((ok, rest.to_string()));
                 }
                 Some(_) if line.trim().is_empty() => break,
@@ -284,7 +275,7 @@ impl GtpPlayer {
     }
 
     fn send_move(&mut self, color: Color, mv: Move) -> Result<(), PlayerError> {
-        let cmd = format!("play {} {}", color_word(color), mv);
+        let cmd = Command::Play(color, mv).to_string();
         match self.request(&cmd, self.timeout)? {
             Ok(_) => Ok(()),
             // Engines that infer passes (gtp-rhino) reject an explicit one: that is fine.
@@ -315,8 +306,8 @@ impl GtpPlayer {
         if *start != Position::START {
             return Err(self.fail("GTP engines start from the standard position only"));
         }
-        let _ = self.request("boardsize 8", self.timeout)?;
-        self.ask("clear_board")?;
+        let _ = self.request(&Command::Boardsize(8).to_string(), self.timeout)?;
+        self.ask(&Command::ClearBoard.to_string())?;
         self.sent.clear();
         Ok(())
     }
@@ -356,31 +347,27 @@ impl Player for GtpPlayer {
         self.sync(game)?;
         let side = game.position.side;
         if let Some(hard) = budget.hard {
-            if self.known.iter().any(|c| c == "time_left") {
-                let secs = hard.as_secs().max(1);
-                let _ = self.request(
-                    &format!("time_left {} {secs} 0", color_word(side)),
-                    self.timeout,
-                )?;
+            if self.known.iter().any(|c| c == Verb::TimeLeft.name()) {
+                let cmd = Command::TimeLeft {
+                    color: side,
+                    time: hard.max(Duration::from_secs(1)),
+                    stones: 0,
+                };
+                let _ = self.request(&cmd.to_string(), self.timeout)?;
             }
         }
         // Give the engine its whole clock plus a grace period: the referee judges overruns.
         let wait = budget
             .hard
             .map_or(Duration::from_secs(3600), |h| h + Duration::from_secs(2));
-        let cmd = format!("genmove {}", color_word(side));
+        let cmd = Command::Genmove(side).to_string();
         let text = match self.request(&cmd, wait)? {
             Ok(t) => t,
             Err(e) => return Err(self.fail(format!("{cmd:?} failed: {e}"))),
         };
         let word = text.split_whitespace().next().unwrap_or("");
-        let mv = if word.eq_ignore_ascii_case("pass") {
-            Move::Pass
-        } else {
-            match word.parse::<Square>() {
-                Ok(sq) => Move::Play(sq),
-                Err(_) => return Err(self.fail(format!("unreadable move {word:?} from genmove"))),
-            }
+        let Some(mv) = parse_vertex(word) else {
+            return Err(self.fail(format!("unreadable move {word:?} from genmove")));
         };
         // The engine has played its own move on its board.
         self.sent.push(mv);

@@ -42,8 +42,8 @@ impl Node {
 pub struct MctsPlayer {
     /// Exploration constant of UCB1 (√2 by default).
     pub exploration: f64,
-    /// Seconds per move (anytime limit).
-    pub time: Option<f64>,
+    /// Time per move (anytime limit).
+    pub time: Option<Duration>,
     /// Playouts per move.
     pub playouts: Option<u64>,
     rng: Rng,
@@ -52,7 +52,7 @@ pub struct MctsPlayer {
 impl MctsPlayer {
     /// A player with the given limits; with none, the clock's budget or 2000 playouts.
     #[must_use]
-    pub fn new(exploration: f64, time: Option<f64>, playouts: Option<u64>, seed: u64) -> Self {
+    pub fn new(exploration: f64, time: Option<Duration>, playouts: Option<u64>, seed: u64) -> Self {
         MctsPlayer {
             exploration,
             time,
@@ -173,7 +173,7 @@ impl MctsPlayer {
 impl Player for MctsPlayer {
     fn name(&self) -> String {
         match (self.time, self.playouts) {
-            (Some(t), _) => format!("mcts:time={t}"),
+            (Some(t), _) => format!("mcts:time={}", t.as_secs_f64()),
             (None, Some(p)) => format!("mcts:playouts={p}"),
             (None, None) => "mcts".into(),
         }
@@ -181,7 +181,7 @@ impl Player for MctsPlayer {
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
         let start = Instant::now();
-        let own = self.time.map(Duration::from_secs_f64);
+        let own = self.time;
         let target = match (own, budget.target) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

@@ -5,8 +5,10 @@ pub mod book_choice;
 pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;
+pub mod gtp_wire;
 pub mod mcts;
 pub mod search;
+pub mod seconds;
 pub mod spec;
 
 use crate::board::{Move, Position};

@@ -236,8 +236,8 @@ pub struct SearchPlayer {
     pub algo: Algorithm,
     /// Maximum depth (plies); with no time limit this is the fixed depth.
     pub depth: Option<u32>,
-    /// Seconds per move; overrides nothing if the clock's budget is smaller.
-    pub time: Option<f64>,
+    /// Time per move; overrides nothing if the clock's budget is smaller.
+    pub time: Option<std::time::Duration>,
 }
 
 impl Player for SearchPlayer {
@@ -252,14 +252,14 @@ impl Player for SearchPlayer {
             s.push_str(&format!(":depth={d}"));
         }
         if let Some(t) = self.time {
-            s.push_str(&format!(":time={t}"));
+            s.push_str(&format!(":time={}", t.as_secs_f64()));
         }
         s
     }
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
         let start = Instant::now();
-        let own = self.time.map(std::time::Duration::from_secs_f64);
+        let own = self.time;
         let target = match (own, budget.target) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

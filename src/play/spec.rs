@@ -6,6 +6,7 @@ use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
 use crate::play::mcts::MctsPlayer;
 use crate::play::search::{Algorithm, RandomPlayer, Rng, SearchPlayer, SimplePlayer};
+use crate::play::seconds::seconds_in;
 use crate::play::{Player, PlayerError};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -139,13 +140,11 @@ impl PlayerSpec {
         }
     }
 
-    fn time(&self) -> Result<Option<f64>, SpecError> {
-        match self.num::<f64>("time")? {
-            Some(t) if !(0.001..=3600.0).contains(&t) => {
-                Err(self.err("time must be 0.001 to 3600 seconds"))
-            }
-            t => Ok(t),
-        }
+    fn time(&self) -> Result<Option<Duration>, SpecError> {
+        self.options
+            .get("time")
+            .map(|v| seconds_in(v, 0.001, 3600.0).map_err(|e| self.err(format!("time: {e}"))))
+            .transpose()
     }
 
     fn depth(&self) -> Result<Option<u32>, SpecError> {
@@ -329,6 +328,9 @@ mod tests {
             "gtp:",
             "mcts:c=-1",
             "engine:eval=neural",
+            "mcts:time=nan",
+            "engine:time=inf",
+            "alphabeta:time=1e300",
         ] {
             let r = bad.parse::<PlayerSpec>().and_then(|s| s.validate());
             assert!(r.is_err(), "{bad}");

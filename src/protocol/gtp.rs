@@ -1,32 +1,15 @@
 //! The Go Text Protocol (as used for Othello by GRhino, Quarry and match tools), server side.
+//!
+//! Commands are read into [`Command`]s by the wire code shared with the client
+//! ([`crate::play::gtp_wire`]); the list `list_commands` gives is that module's [`Verb`]s.
 
-use crate::board::{Color, Move, Position, Square};
-use crate::play::clock::TimeControl;
+use crate::board::{Color, Move, Position};
+use crate::play::clock::{Clock, TimeControl};
+use crate::play::gtp_wire::{read_line_lossy, split_line, vertex, write_response, Command, Verb};
+use crate::play::seconds::percent_of;
 use crate::play::{Budget, GameState, Player};
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
-
-/// Commands this server answers, in `list_commands` order.
-pub const COMMANDS: &[&str] = &[
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "undo",
-    "showboard",
-    "final_score",
-    "time_settings",
-    "time_left",
-    "set_game",
-    "list_games",
-];
+use std::time::{Duration, Instant};
 
 /// A GTP session: the game, the player that answers `genmove`, and the clocks.
 pub struct GtpServer {
@@ -34,8 +17,10 @@ pub struct GtpServer {
     game: GameState,
     /// Per-move thinking time when no clock is set.
     move_time: Duration,
-    settings: Option<TimeControl>,
-    /// Remaining time and stones per colour, from `time_left`.
+    /// Both sides' clocks from `time_settings`, charged with our own thinking time.
+    clocks: Option<[Clock; 2]>,
+    /// Remaining time and stones per colour, from `time_left`; they override the clocks
+    /// until the next `time_settings` or `clear_board`.
     left: [Option<(Duration, u32)>; 2],
 }
 
@@ -45,19 +30,8 @@ enum Reply {
     Quit,
 }
 
-fn parse_color(s: &str) -> Option<Color> {
-    match s.to_ascii_lowercase().as_str() {
-        "b" | "black" => Some(Color::Black),
-        "w" | "white" => Some(Color::White),
-        _ => None,
-    }
-}
-
-fn vertex(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.to_string().to_uppercase(),
-        Move::Pass => "pass".into(),
-    }
+fn side(color: Color) -> usize {
+    usize::from(color == Color::White)
 }
 
 impl GtpServer {
@@ -68,7 +42,7 @@ impl GtpServer {
             player,
             game: GameState::new(Position::START),
             move_time,
-            settings: None,
+            clocks: None,
             left: [None, None],
         }
     }
@@ -77,38 +51,28 @@ impl GtpServer {
     /// Nothing but protocol is written to `output`; diagnostics go to `diag`.
     pub fn serve(
         &mut self,
-        input: impl BufRead,
+        mut input: impl BufRead,
         output: &mut impl Write,
         diag: &mut impl Write,
     ) -> io::Result<()> {
         if let Err(e) = self.player.new_game(&self.game.start) {
             writeln!(diag, "othbook gtp: {e}")?;
         }
-        for line in input.lines() {
-            let line = line?;
-            let line = line
-                .split('#')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .replace('\t', " ");
-            if line.is_empty() {
+        let mut buf = Vec::new();
+        while let Some(line) = read_line_lossy(&mut input, &mut buf)? {
+            let Some((id, name, args)) = split_line(&line) else {
                 continue;
-            }
-            let mut words = line.split_whitespace();
-            let first = words.next().unwrap_or("");
-            let (id, cmd) = if first.chars().all(|c| c.is_ascii_digit()) {
-                (first.to_string(), words.next().unwrap_or(""))
-            } else {
-                (String::new(), first)
             };
-            let args: Vec<&str> = words.collect();
-            let reply = self.handle(cmd, &args, diag);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let reply = match Command::parse(&name, &args) {
+                Ok(cmd) => self.handle(cmd, diag),
+                Err(e) => Reply::Err(e.to_string()),
+            };
             match reply {
-                Reply::Ok(text) => write!(output, "={id} {text}\n\n")?,
-                Reply::Err(text) => write!(output, "?{id} {text}\n\n")?,
+                Reply::Ok(text) => write_response(output, id, true, &text)?,
+                Reply::Err(text) => write_response(output, id, false, &text)?,
                 Reply::Quit => {
-                    write!(output, "={id}\n\n")?;
+                    write_response(output, id, true, "")?;
                     output.flush()?;
                     return Ok(());
                 }
@@ -140,21 +104,19 @@ impl GtpServer {
 
     fn budget(&self, color: Color) -> Budget {
         let empties = self.game.position.board.empty_count();
-        let idx = usize::from(color == Color::White);
-        if let Some((left, stones)) = self.left[idx] {
+        if let Some((left, stones)) = self.left[side(color)] {
             let target = if stones > 0 {
-                left.mul_f64(0.85) / stones
+                percent_of(left, 85) / stones
             } else {
                 left / ((empties / 2).max(1) + 2)
             };
             return Budget {
-                target: Some(target.min(left.mul_f64(0.5))),
+                target: Some(target.min(left / 2)),
                 hard: Some(left),
             };
         }
-        if let Some(tc) = self.settings {
-            let c = crate::play::clock::Clock::new(tc);
-            return c.budget(empties);
+        if let Some(clocks) = &self.clocks {
+            return clocks[side(color)].budget(empties);
         }
         Budget {
             target: Some(self.move_time),
@@ -162,165 +124,189 @@ impl GtpServer {
         }
     }
 
-    fn handle(&mut self, cmd: &str, args: &[&str], diag: &mut impl Write) -> Reply {
+    /// Charges `used` to `color`'s clock, so that the next budget shrinks even when the
+    /// controller sends no `time_left`.
+    fn charge(&mut self, color: Color, used: Duration) {
+        if let Some((left, _)) = &mut self.left[side(color)] {
+            *left = left.saturating_sub(used);
+        }
+        if let Some(clocks) = &mut self.clocks {
+            // An overrun is the controller's to judge; the clock just stays empty.
+            let _ = clocks[side(color)].spend(used);
+        }
+    }
+
+    fn handle(&mut self, cmd: Command, diag: &mut impl Write) -> Reply {
+        let done = Reply::Ok(String::new());
         match cmd {
-            "protocol_version" => Reply::Ok("2".into()),
-            "name" => Reply::Ok("othbook".into()),
-            "version" => Reply::Ok(env!("CARGO_PKG_VERSION").into()),
-            "known_command" => Reply::Ok(
-                args.first()
-                    .is_some_and(|c| COMMANDS.contains(c))
-                    .to_string(),
+            Command::ProtocolVersion => Reply::Ok("2".into()),
+            Command::Name => Reply::Ok("othbook".into()),
+            Command::Version => Reply::Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(name) => Reply::Ok(Verb::from_name(&name).is_some().to_string()),
+            Command::ListCommands => Reply::Ok(
+                Verb::ALL
+                    .iter()
+                    .map(|v| v.name())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
             ),
-            "list_commands" => Reply::Ok(COMMANDS.join("\n")),
-            "quit" => Reply::Quit,
-            "boardsize" => match args.first().and_then(|a| a.parse::<u32>().ok()) {
-                Some(8) => Reply::Ok(String::new()),
-                Some(_) => Reply::Err("unacceptable size".into()),
-                None => Reply::Err("syntax error".into()),
-            },
-            "clear_board" => {
+            Command::Quit => Reply::Quit,
+            Command::Boardsize(8) => done,
+            Command::Boardsize(_) => Reply::Err("unacceptable size".into()),
+            Command::ClearBoard => {
                 self.game = GameState::new(Position::START);
                 self.left = [None, None];
+                for c in self.clocks.iter_mut().flatten() {
+                    *c = Clock::new(c.control());
+                }
                 if let Err(e) = self.player.new_game(&self.game.start) {
                     let _ = writeln!(diag, "othbook gtp: {e}");
                 }
-                Reply::Ok(String::new())
+                done
             }
-            "komi" => match args.first().and_then(|a| a.parse::<f64>().ok()) {
-                Some(_) => Reply::Ok(String::new()),
-                None => Reply::Err("syntax error".into()),
-            },
-            "set_game" => match args.first() {
-                Some(g)
-                    if g.eq_ignore_ascii_case("othello") || g.eq_ignore_ascii_case("reversi") =>
-                {
-                    Reply::Ok(String::new())
-                }
-                Some(_) => Reply::Err("unsupported game".into()),
-                None => Reply::Err("syntax error".into()),
-            },
-            "list_games" => Reply::Ok("Othello".into()),
-            "play" => {
-                let (Some(color), Some(v)) =
-                    (args.first().and_then(|c| parse_color(c)), args.get(1))
-                else {
-                    return Reply::Err("syntax error".into());
-                };
-                let mv = if v.eq_ignore_ascii_case("pass") {
-                    Move::Pass
+            Command::Komi(_) => done,
+            Command::SetGame(g) => {
+                if g.eq_ignore_ascii_case("othello") || g.eq_ignore_ascii_case("reversi") {
+                    done
                 } else {
-                    match v.parse::<Square>() {
-                        Ok(sq) => Move::Play(sq),
-                        Err(_) => return Reply::Err("syntax error".into()),
-                    }
-                };
-                match self.play_as(color, mv) {
-                    Ok(()) => Reply::Ok(String::new()),
-                    Err(e) => Reply::Err(e),
+                    Reply::Err("unsupported game".into())
                 }
             }
-            "genmove" | "reg_genmove" => {
-                let Some(color) = args.first().and_then(|c| parse_color(c)) else {
-                    return Reply::Err("syntax error".into());
-                };
-                let pos = self.game.position;
-                if pos.board.is_game_over() {
-                    return Reply::Ok("pass".into());
-                }
-                if pos.side != color && !pos.board.must_pass() {
-                    return Reply::Err(format!("it is {}'s turn", pos.side));
-                }
-                if pos.side != color {
-                    let _ = self.game.play(Move::Pass);
-                }
-                if self.game.position.board.must_pass() {
-                    let _ = self.game.play(Move::Pass);
-                    return Reply::Ok("pass".into());
-                }
-                let budget = self.budget(color);
-                match self.player.choose(&self.game, budget) {
-                    Ok(choice) => {
-                        if cmd == "reg_genmove" {
-                            return Reply::Ok(vertex(choice.mv));
-                        }
-                        match self.game.play(choice.mv) {
-                            Ok(()) => Reply::Ok(vertex(choice.mv)),
-                            Err(e) => Reply::Err(format!("player chose an illegal move: {e}")),
-                        }
-                    }
-                    Err(e) => {
-                        let _ = writeln!(diag, "othbook gtp: {e}");
-                        Reply::Err(format!("player failed: {e}"))
-                    }
-                }
+            Command::ListGames => Reply::Ok("Othello".into()),
+            Command::Play(color, mv) => match self.play_as(color, mv) {
+                Ok(()) => done,
+                Err(e) => Reply::Err(e),
+            },
+            Command::Genmove(color) => self.genmove(color, true, diag),
+            Command::RegGenmove(color) => self.genmove(color, false, diag),
+            Command::Undo => self.undo(),
+            Command::Showboard => Reply::Ok(format!("\n{}", self.game.position.diagram())),
+            Command::FinalScore => self.final_score(),
+            Command::TimeSettings {
+                main,
+                byo_yomi,
+                stones,
+            } => {
+                // New settings start new clocks: what `time_left` said was about the old ones.
+                self.left = [None, None];
+                self.clocks = (!main.is_zero() || !byo_yomi.is_zero()).then(|| {
+                    let tc = TimeControl {
+                        setup: main,
+                        period: byo_yomi,
+                        moves: stones.max(1),
+                    };
+                    [Clock::new(tc), Clock::new(tc)]
+                });
+                done
             }
-            "undo" => {
-                let mut moves = self.game.moves.clone();
-                // Undo one real move, and the implied passes around it.
-                while moves.last() == Some(&Move::Pass) {
-                    moves.pop();
-                }
-                if moves.pop().is_none() {
-                    return Reply::Err("cannot undo".into());
-                }
-                while moves.last() == Some(&Move::Pass) {
-                    moves.pop();
-                }
-                let mut g = GameState::new(self.game.start);
-                for m in moves {
-                    let _ = g.play(m);
-                }
-                self.game = g;
-                Reply::Ok(String::new())
+            Command::TimeLeft {
+                color,
+                time,
+                stones,
+            } => {
+                self.left[side(color)] = Some((time, stones));
+                done
             }
-            "showboard" => Reply::Ok(format!("\n{}", self.game.position.diagram())),
-            "final_score" => {
-                let pos = self.game.position;
-                if !pos.board.is_game_over() {
-                    return Reply::Err("cannot score".into());
-                }
-                Reply::Ok(match pos.final_score_black() {
-                    d if d > 0 => format!("B+{d}"),
-                    d if d < 0 => format!("W+{}", -d),
-                    _ => "0".into(),
-                })
-            }
-            "time_settings" => {
-                let nums: Vec<f64> = args.iter().filter_map(|a| a.parse().ok()).collect();
-                match nums.as_slice() {
-                    [main, byo, stones] if *main >= 0.0 && *byo >= 0.0 && *stones >= 0.0 => {
-                        self.settings = if *main == 0.0 && *byo == 0.0 {
-                            None
-                        } else {
-                            Some(TimeControl {
-                                setup: Duration::from_secs_f64(*main),
-                                period: Duration::from_secs_f64(*byo),
-                                moves: (*stones as u32).max(1),
-                            })
-                        };
-                        Reply::Ok(String::new())
-                    }
-                    _ => Reply::Err("syntax error".into()),
-                }
-            }
-            "time_left" => {
-                let color = args.first().and_then(|c| parse_color(c));
-                let t = args
-                    .get(1)
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .filter(|t| *t >= 0.0);
-                let stones = args.get(2).and_then(|s| s.parse::<u32>().ok());
-                match (color, t, stones) {
-                    (Some(c), Some(t), Some(s)) => {
-                        self.left[usize::from(c == Color::White)] =
-                            Some((Duration::from_secs_f64(t), s));
-                        Reply::Ok(String::new())
-                    }
-                    _ => Reply::Err("syntax error".into()),
-                }
-            }
-            _ => Reply::Err("unknown command".into()),
         }
+    }
+
+    /// `genmove` (`play` true) or `reg_genmove`: the player's move for `color`.
+    fn genmove(&mut self, color: Color, play: bool, diag: &mut impl Write) -> Reply {
+        let pos = self.game.position;
+        if pos.board.is_game_over() {
+            return Reply::Ok("pass".into());
+        }
+        if pos.side != color && !pos.board.must_pass() {
+            return Reply::Err(format!("it is {}'s turn", pos.side));
+        }
+        // `reg_genmove` leaves the game as it was, implied passes included.
+        let mut game = self.game.clone();
+        if pos.side != color {
+            let _ = game.play(Move::Pass);
+        }
+        if game.position.board.must_pass() {
+            let _ = game.play(Move::Pass);
+            if play {
+                self.game = game;
+            }
+            return Reply::Ok("pass".into());
+        }
+        let budget = self.budget(color);
+        let started = Instant::now();
+        let choice = self.player.choose(&game, budget);
+        if play {
+            self.charge(color, started.elapsed());
+        }
+        match choice {
+            Ok(choice) if !play => Reply::Ok(vertex(choice.mv)),
+            Ok(choice) => match game.play(choice.mv) {
+                Ok(()) => {
+                    self.game = game;
+                    Reply::Ok(vertex(choice.mv))
+                }
+                Err(e) => Reply::Err(format!("player chose an illegal move: {e}")),
+            },
+            Err(e) => {
+                let _ = writeln!(diag, "othbook gtp: {e}");
+                Reply::Err(format!("player failed: {e}"))
+            }
+        }
+    }
+
+    /// Takes back one real move, and the implied passes around it.
+    fn undo(&mut self) -> Reply {
+        let mut moves = self.game.moves.clone();
+        while moves.last() == Some(&Move::Pass) {
+            moves.pop();
+        }
+        if moves.pop().is_none() {
+            return Reply::Err("cannot undo".into());
+        }
+        while moves.last() == Some(&Move::Pass) {
+            moves.pop();
+        }
+        let mut g = GameState::new(self.game.start);
+        for m in moves {
+            let _ = g.play(m);
+        }
+        self.game = g;
+        Reply::Ok(String::new())
+    }
+
+    fn final_score(&self) -> Reply {
+        let pos = self.game.position;
+        if !pos.board.is_game_over() {
+            return Reply::Err("cannot score".into());
+        }
+        Reply::Ok(match pos.final_score_black() {
+            d if d > 0 => format!("B+{d}"),
+            d if d < 0 => format!("W+{}", -d),
+            _ => "0".into(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::search::SimplePlayer;
+
+    /// Regression: `time_settings` after `time_left` kept the old remaining time, so a fresh
+    /// 5 s clock was spent as if 0.1 s were left.
+    #[test]
+    fn regression_time_settings_after_time_left_kept_the_old_clock() {
+        let mut s = GtpServer::new(Box::new(SimplePlayer), Duration::from_millis(50));
+        let script = "time_left b 0.1 0\ntime_settings 5 0 1\n";
+        s.serve(script.as_bytes(), &mut Vec::new(), &mut Vec::new())
+            .unwrap();
+        assert_eq!(s.budget(Color::Black).hard, Some(Duration::from_secs(5)));
+        s.serve(
+            "time_left b 2 0\n".as_bytes(),
+            &mut Vec::new(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(s.budget(Color::Black).hard, Some(Duration::from_secs(2)));
+        assert_eq!(s.budget(Color::White).hard, Some(Duration::from_secs(5)));
     }
 }

@@ -1,4 +1,5 @@
 //! Engine protocols, so other programs can drive othbook: GTP and NBoard.
 
+pub mod ggf_clock;
 pub mod gtp;
 pub mod nboard;

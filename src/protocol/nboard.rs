@@ -5,7 +5,9 @@ use crate::book::key::equivalent_moves;
 use crate::book::Book;
 use crate::engine::{Engine, Limits, SCALE};
 use crate::play::book_choice::book_move;
-use crate::transcript::{ingest_bytes, Format, IngestOptions};
+use crate::play::seconds::Seconds;
+use crate::protocol::ggf_clock::GameClock;
+use crate::transcript::{ingest_bytes, Format, IngestError, IngestOptions};
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,19 +28,35 @@ pub struct NboardServer {
     move_time: Duration,
     /// Accepted and kept for the GUI's sake; the engine has no draw contempt yet.
     contempt: i32,
+    /// The game's clock from `set game`, when it has one: `go` then budgets from it.
+    clock: Option<GameClock>,
 }
 
+/// A `set game` the engine cannot take. Each message names `set game` once: the GGF reader
+/// already calls its input that.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetGameError {
+    /// The GGF text cannot be read (the reader's message says where).
+    #[error(transparent)]
+    Ggf(#[from] IngestError),
+    /// Well-formed text without a game.
+    #[error("{SET_GAME}: no game in the GGF text")]
+    NoGame,
+}
+
+/// The name the GGF reader gives `set game` text in its messages.
+const SET_GAME: &str = "set game";
+
 /// Reads `set game` text: the game's start board and moves, passes included.
-pub fn parse_ggf_game(text: &str) -> Result<(Position, Vec<Move>), String> {
+pub fn parse_ggf_game(text: &str) -> Result<(Position, Vec<Move>), SetGameError> {
     let opts = IngestOptions {
         strict: true,
         ..IngestOptions::default()
     };
-    let ingest =
-        ingest_bytes(text.as_bytes(), Format::Ggf, "set game", &opts).map_err(|e| e.to_string())?;
+    let ingest = ingest_bytes(text.as_bytes(), Format::Ggf, SET_GAME, &opts)?;
     match ingest.games.into_iter().next() {
         Some(g) => Ok((g.start, g.moves)),
-        None => Err("no game in the GGF text".into()),
+        None => Err(SetGameError::NoGame),
     }
 }
 
@@ -66,6 +84,7 @@ impl NboardServer {
             depth,
             move_time,
             contempt: 0,
+            clock: None,
         }
     }
 
@@ -151,17 +170,15 @@ impl NboardServer {
                     for m in &moves {
                         pos = match pos.play(*m) {
                             Ok(p) => p,
-                            Err(e) => {
-                                writeln!(diag, "othbook nboard: set game: {e}")?;
-                                return Ok(());
-                            }
+                            Err(e) => return writeln!(diag, "othbook nboard: {SET_GAME}: {e}"),
                         };
                     }
                     self.start = start;
                     self.moves = moves;
                     self.position = pos;
+                    self.clock = GameClock::from_ggf(value);
                 }
-                Err(e) => writeln!(diag, "othbook nboard: set game: {e}")?,
+                Err(e) => writeln!(diag, "othbook nboard: {e}")?,
             },
             _ => writeln!(diag, "othbook nboard: ignored set {rest:?}")?,
         }
@@ -170,6 +187,12 @@ impl NboardServer {
 
     fn play(&mut self, text: &str, diag: &mut impl Write) -> io::Result<()> {
         let word = text.split('/').next().unwrap_or("").trim();
+        // `move F5/eval/time`: the time goes on the mover's clock.
+        let took = text
+            .split('/')
+            .nth(2)
+            .and_then(|t| Seconds::parse(t).ok())
+            .map_or(Duration::ZERO, |s| s.duration());
         let mv = if word.eq_ignore_ascii_case("pa") || word.eq_ignore_ascii_case("pass") {
             Move::Pass
         } else {
@@ -183,23 +206,37 @@ impl NboardServer {
             self.position = self.position.play(Move::Pass).unwrap_or(self.position);
             self.moves.push(Move::Pass);
         }
+        let mover = self.position.side;
         match self.position.play(mv) {
             Ok(p) => {
                 self.position = p;
                 self.moves.push(mv);
+                if let Some(clock) = &mut self.clock {
+                    clock.moved(mover, took);
+                }
                 Ok(())
             }
             Err(e) => writeln!(diag, "othbook nboard: move {word}: {e}"),
         }
     }
 
-    fn limits(&self, lines: usize) -> Limits {
+    /// Limits for `lines` lines within `time`.
+    fn limits(&self, lines: usize, time: Duration) -> Limits {
         Limits {
             depth: Some(self.depth),
-            time: Some(self.move_time),
+            time: Some(time),
             ..Limits::default()
         }
         .multipv(lines)
+    }
+
+    /// Time for `go`: a share of what the side to move has left when the game has a clock,
+    /// the fixed time per move otherwise.
+    fn move_budget(&self) -> Duration {
+        let pos = &self.position;
+        self.clock.as_ref().map_or(self.move_time, |c| {
+            c.budget(pos.side, pos.board.empty_count())
+        })
     }
 
     fn hint(&mut self, n: usize, stop: &AtomicBool, out: &mut impl Write) -> io::Result<()> {
@@ -239,11 +276,12 @@ impl NboardServer {
         begin_search(stop, out)?;
         let start = Instant::now();
         let mut last = None;
-        let result =
-            self.engine
-                .analyze_stoppable(&self.position.board, &self.limits(n), stop, |it| {
-                    last = Some(it.depth)
-                });
+        let result = self.engine.analyze_stoppable(
+            &self.position.board,
+            &self.limits(n, self.move_time),
+            stop,
+            |it| last = Some(it.depth),
+        );
         if stop.load(Ordering::SeqCst) {
             // Stopped by the GUI, which drops what comes before its `pong`.
             return writeln!(out, "status");
@@ -289,9 +327,12 @@ impl NboardServer {
         writeln!(out, "status thinking")?;
         begin_search(stop, out)?;
         let start = Instant::now();
-        let result = self
-            .engine
-            .analyze_stoppable(&board, &self.limits(1), stop, |_| {});
+        let result = self.engine.analyze_stoppable(
+            &board,
+            &self.limits(1, self.move_budget()),
+            stop,
+            |_| {},
+        );
         if stop.load(Ordering::SeqCst) {
             // Stopped by the GUI, which drops a move sent before its `pong`.
             return writeln!(out, "status");
@@ -413,7 +454,7 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             if partial.is_empty() {
                 return Ok(None);
             }
-            return Ok(Some(vec![utf8(std::mem::take(partial))?]));
+            return Ok(Some(vec![lossy(partial)]));
         }
         let n = buf.len();
         partial.extend_from_slice(buf);
@@ -422,15 +463,59 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             let rest = partial.split_off(end + 1);
             let mut done = std::mem::replace(partial, rest);
             done.pop();
-            return done
-                .split(|&b| b == b'\n')
-                .map(|l| utf8(l.to_vec()))
-                .collect::<io::Result<Vec<_>>>()
-                .map(Some);
+            return Ok(Some(done.split(|&b| b == b'\n').map(lossy).collect()));
         }
     }
 }
 
-fn utf8(bytes: Vec<u8>) -> io::Result<String> {
-    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+/// A line with its bytes that are not UTF-8 replaced: GUIs send player names in Latin-1
+/// inside `set game`, and one bad byte must not end the session.
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .trim_end_matches('\r')
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineOptions;
+
+    const START: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
+
+    fn server() -> NboardServer {
+        let engine = Engine::new(EngineOptions {
+            hash_mb: 1,
+            ..EngineOptions::default()
+        });
+        NboardServer::new(engine, 20, Duration::from_secs(5))
+    }
+
+    fn set(s: &mut NboardServer, what: &str) {
+        let (mut out, mut diag) = (Vec::new(), Vec::new());
+        s.set(what, &mut out, &mut diag).unwrap();
+        assert!(diag.is_empty(), "{}", String::from_utf8_lossy(&diag));
+    }
+
+    /// Regression: `go` thought the fixed per-move time whatever the game's clock said.
+    #[test]
+    fn regression_nboard_go_ignored_the_game_clock() {
+        let mut s = server();
+        set(
+            &mut s,
+            &format!("game (;GM[Othello]TI[0:04]TY[8]{START}B[F5//1.5];)"),
+        );
+        // White's 4 s over its 30 moves or so: far below the 5 s per move.
+        let white = s.move_budget();
+        assert!(white <= Duration::from_secs(1), "{white:?}");
+        s.play("D6/0.00/3.9", &mut Vec::new()).unwrap();
+        // Black has 2.5 s left.
+        let black = s.move_budget();
+        assert!(black <= Duration::from_millis(1250), "{black:?}");
+        s.play("C3", &mut Vec::new()).unwrap();
+        // White has 0.1 s left: never more than half of it.
+        assert!(s.move_budget() <= Duration::from_millis(50));
+        set(&mut s, &format!("game (;GM[Othello]TY[8]{START}B[F5];)"));
+        assert_eq!(s.move_budget(), Duration::from_secs(5), "no clock: --time");
+    }
 }
