@@ -410,9 +410,16 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             return Ok(Some(vec![utf8(std::mem::take(partial))?]));
         }
         let n = buf.len();
+        let old_len = partial.len();
         partial.extend_from_slice(buf);
         input.consume(n);
-        if let Some(end) = partial.iter().rposition(|&b| b == b'\n') {
+        // Only the new bytes can hold a newline: searching all of a long line at every read
+        // would be quadratic in its length.
+        if let Some(end) = partial[old_len..]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|i| old_len + i)
+        {
             let rest = partial.split_off(end + 1);
             let mut done = std::mem::replace(partial, rest);
             done.pop();
