@@ -540,3 +540,19 @@ fn overlapping_discs_stay_inside_the_tables() {
         }
     }
 }
+
+/// The portable evaluation (the one every build without BMI2 runs, and `eval_portable` on
+/// every build) formed its indices in `u16` digit by digit: discs of both sides on the same
+/// squares overflowed ("multiply with overflow"). It must give what the fast path gives.
+#[test]
+fn regression_scalar_eval_overflowed_on_plain_x86_64() {
+    let e = shared_random_eval();
+    let mut rng = Rng(7);
+    for _ in 0..500 {
+        let x = rng.next();
+        let y = rng.next() | x;
+        for (p, o) in [(x, x), (x, y), (y, x), (!0, !0), (y, !0), (!0, 0)] {
+            assert_eq!(e.eval_portable(p, o), e.eval(p, o), "{p:#x} {o:#x}");
+        }
+    }
+}
