@@ -572,7 +572,7 @@ fn regression_explore_depth_showed_a_draw_as_minus_zero() {
     let tsv = run("tsv");
     assert!(
         tsv.lines()
-            .any(|l| l.starts_with("f1\t") && l.ends_with("\t0.00")),
+            .any(|l| l.starts_with("f1\t") && l.ends_with("\t0")),
         "{tsv}"
     );
     let json = run("json");

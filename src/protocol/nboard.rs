@@ -3,7 +3,7 @@
 use crate::board::{Move, Position, Square};
 use crate::book::key::equivalent_moves;
 use crate::book::Book;
-use crate::engine::{Engine, Limits, SCALE};
+use crate::engine::{score_number, Engine, Limits};
 use crate::play::book_choice::book_move;
 use crate::transcript::{ingest_bytes, Format, IngestOptions};
 use std::collections::VecDeque;
@@ -250,9 +250,9 @@ impl NboardServer {
             for line in a.lines.iter().take(n) {
                 writeln!(
                     out,
-                    "search {} {:.2} 0 {}",
+                    "search {} {} 0 {}",
                     pv_text(&line.pv),
-                    f64::from(line.score) / f64::from(SCALE),
+                    score_number(line.score, a.kind),
                     last.unwrap_or(a.depth)
                 )?;
             }
