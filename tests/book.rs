@@ -54,6 +54,7 @@ fn logbook_records(text: &str) -> Vec<GameRecord> {
                 black: None,
                 white: None,
                 event: None,
+                place: None,
                 date: None,
                 year: None,
                 source: SourceRef {

@@ -307,6 +307,7 @@ fn record(moves: Vec<Move>, end: Board, black_to_move_at_end: bool, i: usize) ->
         black: None,
         white: None,
         event: None,
+        place: None,
         date: None,
         year: None,
         source: SourceRef {

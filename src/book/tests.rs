@@ -22,6 +22,7 @@ pub(crate) fn record(moves: &str, diff: Option<i32>, file: &str) -> GameRecord {
         black: Some("Alice".into()),
         white: Some("Bob".into()),
         event: Some("Test cup".into()),
+        place: None,
         date: None,
         year: Some(2000),
         source: SourceRef {

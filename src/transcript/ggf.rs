@@ -101,7 +101,8 @@ fn apply(
         b"GM" => *othello = value.trim_ascii().eq_ignore_ascii_case(b"othello"),
         b"PB" => game.black = text_field(value),
         b"PW" => game.white = text_field(value),
-        b"PC" => game.event = text_field(value),
+        b"PC" => game.place = text_field(value),
+        b"EV" => game.event = text_field(value),
         b"DT" => {
             game.date = text_field(value);
             game.year = game.date.as_deref().and_then(year_of);
