@@ -580,3 +580,57 @@ fn regression_explore_depth_showed_a_draw_as_minus_zero() {
     assert!(json.contains("\"move\":\"f1\","), "{json}");
     assert!(!json.contains("-0.00"), "{json}");
 }
+
+#[test]
+fn regression_merge_printed_rust_structures_when_options_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.book"), dir.path().join("b.book"));
+    build_cli(&[WTHOR_2021], &a, &["--plies", "12"]);
+    build_cli(&[WTHOR_2021], &b, &["--plies", "13", "--complete-only"]);
+    let out = othbook()
+        .args(["merge", "-o"])
+        .arg(dir.path().join("ab.book"))
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let msg = String::from_utf8(out).unwrap();
+    assert!(!msg.contains("BuildOptions") && !msg.contains('{'), "{msg}");
+    assert!(
+        msg.contains("b.book was built with other options than")
+            && msg.contains("--plies 13 (")
+            && msg.contains("a.book: 12)")
+            && msg.contains("--complete-only given (")
+            && msg.contains("a.book: not given)"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn regression_damaged_book_header_printed_a_bincode_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.book");
+    build_cli(&[WTHOR_2021], &good, &["--plies", "8"]);
+    let bytes = std::fs::read(&good).unwrap();
+    let bad = dir.path().join("bad.book");
+    let mut damaged_header = 0;
+    // Every byte of the start of the header (creation time, build options, counts).
+    for at in 40..72 {
+        let mut b = bytes.clone();
+        b[at] = 0xfe;
+        std::fs::write(&bad, &b).unwrap();
+        let out = othbook().arg("info").arg(&bad).assert().code(1);
+        let msg = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(
+            !msg.contains('{') && !msg.contains("Variant") && !msg.contains("Utf8"),
+            "byte {at}: {msg}"
+        );
+        if msg.contains("damaged header: the ") {
+            damaged_header += 1;
+        }
+    }
+    assert!(damaged_header > 3, "{damaged_header}");
+}

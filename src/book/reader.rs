@@ -5,9 +5,8 @@ use crate::board::{Board, Move, Square, Symmetry};
 use crate::book::checksum::checksum;
 use crate::book::data::{BookData, BookInfo, MoveEntry, NodeEntry, PosEntry, NO_PARENT};
 use crate::book::format::{
-    bincode_config, bucket_of, get_move, get_node, get_pos, le32, le64, meta_checksum, Header,
-    Layout, BLOCK_LOG2, MAGIC, MAX_HEADER, META_SUM_AT, MOVE_SIZE, NODE_SIZE, POS_SIZE, PREAMBLE,
-    VERSION,
+    bucket_of, get_move, get_node, get_pos, le32, le64, meta_checksum, Header, Layout, BLOCK_LOG2,
+    MAGIC, MAX_HEADER, META_SUM_AT, MOVE_SIZE, NODE_SIZE, POS_SIZE, PREAMBLE, VERSION,
 };
 use crate::book::key::{code_move, representative, stable_hash, Canonical, PASS_CODE};
 use crate::book::stats::{MoveStats, PositionStats, Stats};
@@ -173,9 +172,8 @@ impl Book {
         let header_bytes = &b[PREAMBLE..PREAMBLE + header_len as usize];
         // The header is decoded before its checksum can be checked (the layout depends on
         // it); bincode decoding is bounded and returns errors on any bytes.
-        let (header, used): (Header, usize) =
-            bincode::decode_from_slice(header_bytes, bincode_config())
-                .map_err(|e| bad(format!("damaged header: {e}")))?;
+        let (header, used) =
+            Header::decode(header_bytes).map_err(|e| bad(format!("damaged header: {e}")))?;
         if used as u64 != header_len {
             return Err(bad("damaged header: length mismatch".into()));
         }
