@@ -634,3 +634,20 @@ fn regression_damaged_book_header_printed_a_bincode_error() {
     }
     assert!(damaged_header > 3, "{damaged_header}");
 }
+
+#[test]
+fn regression_info_showed_the_creation_time_in_unix_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "8"]);
+    let info = stdout(othbook().arg("info").arg(&book));
+    assert!(
+        info.contains("created        2022-01-01T00:00:00Z\n"),
+        "{info}"
+    );
+    let json = stdout(othbook().args(["info", "--format", "json"]).arg(&book));
+    assert!(
+        json.contains("\"created\":1640995200,\"created_utc\":\"2022-01-01T00:00:00Z\""),
+        "{json}"
+    );
+}
