@@ -651,3 +651,72 @@ fn regression_info_showed_the_creation_time_in_unix_seconds() {
         "{json}"
     );
 }
+
+/// `top` lines: (moves, games) per row of the TSV output.
+fn top_rows(book: &Path, args: &[&str]) -> Vec<(String, u64)> {
+    let text = stdout(
+        othbook()
+            .arg("top")
+            .args(args)
+            .args(["--format", "tsv", "--book"])
+            .arg(book),
+    );
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn regression_top_refused_a_starting_line_and_ranked_lines_of_few_games_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021, WTHOR_2020], &book, &["--plies", "10"]);
+    // From a line, in its orientation: the same lines as the unfiltered list with that first
+    // move, in the same order.
+    for (start, first) in [("d3 c3", "d3"), ("f5d6", "f5"), ("E6 F4 e3", "e6")] {
+        let compact: String = start.split(' ').collect::<String>().to_lowercase();
+        let from = top_rows(&book, &[start, "--plies", "6", "--limit", "1000"]);
+        let all: Vec<(String, u64)> = top_rows(
+            &book,
+            &["--plies", "6", "--limit", "100000", "--first", first],
+        )
+        .into_iter()
+        .filter(|(l, _)| l.starts_with(&compact))
+        .collect();
+        assert!(!from.is_empty(), "{start}");
+        assert_eq!(from, all, "{start}");
+    }
+    // --by score leaves out lines of few games unless told otherwise.
+    let by_score = top_rows(&book, &["--plies", "4", "--by", "score"]);
+    assert!(!by_score.is_empty());
+    assert!(by_score.iter().all(|(_, g)| *g >= 100), "{by_score:?}");
+    let few = top_rows(
+        &book,
+        &["--plies", "4", "--by", "score", "--min-games", "1"],
+    );
+    assert!(few.iter().any(|(_, g)| *g < 100), "{few:?}");
+    let five = top_rows(&book, &["f5", "--plies", "6", "--min-games", "5"]);
+    assert!(
+        five.iter().all(|(l, g)| *g >= 5 && l.starts_with("f5")),
+        "{five:?}"
+    );
+    // A line the book does not have, and one as long as --plies.
+    let none = stdout(
+        othbook()
+            .args(["top", "f5d6c5f4e3f6g5", "--plies", "9", "--book"])
+            .arg(&book),
+    );
+    assert!(
+        none.contains("No line of 9 plies starting f5d6c5f4e3f6g5"),
+        "{none}"
+    );
+    othbook()
+        .args(["top", "f5", "d6", "--plies", "2", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2);
+}

@@ -40,7 +40,7 @@ pub use data::{
 };
 pub use default::{default_path, DEFAULT_BOOK};
 pub use format::{encode, write_book, VERSION};
-pub use reader::{Book, Line, OpenOptions, RankBy};
+pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
 
 /// Why a book cannot be built, merged, written or read.
