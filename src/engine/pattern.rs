@@ -252,7 +252,7 @@ fn pext(x: u64, m: u64) -> u64 {
 /// [`pext`] for machines without BMI2: one mask bit at a time.
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
 #[inline]
-pub(crate) fn pext_portable(x: u64, mut m: u64) -> u64 {
+fn pext_portable(x: u64, mut m: u64) -> u64 {
     let mut out = 0;
     let mut bit = 1;
     while m != 0 {
