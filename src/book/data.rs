@@ -54,6 +54,14 @@ impl BuildOptions {
             PlayerColor::White => "white",
         };
         let flag = |b: bool| if b { "given" } else { "not given" };
+        // Named field by field so that a new filter field cannot be left out of the list.
+        let GameFilter {
+            player: _,
+            player_color: _,
+            years: _,
+            event: _,
+            complete_only: _,
+        } = self.filter;
         let (a, b) = (&self.filter, &other.filter);
         let all = [
             ("--plies", self.plies.to_string(), other.plies.to_string()),

@@ -268,6 +268,31 @@ fn merge_equals_build_and_prunes_at_the_end() {
 }
 
 #[test]
+fn option_differences_name_every_merge_option_that_differs() {
+    let base = options(20, 1);
+    assert_eq!(base.differences(&options(20, 3)), []);
+    type Change = fn(&mut BuildOptions);
+    let changes: [(&str, Change); 6] = [
+        ("--plies", |o| o.plies = 21),
+        ("--player", |o| o.filter.player = Some("x".into())),
+        ("--player-side", |o| {
+            o.filter.player_color = PlayerColor::White
+        }),
+        ("--years", |o| o.filter.years = Some((1990, 1991))),
+        ("--event", |o| o.filter.event = Some("Cup".into())),
+        ("--complete-only", |o| o.filter.complete_only = true),
+    ];
+    for (name, change) in changes {
+        let mut other = base.clone();
+        change(&mut other);
+        let d = other.differences(&base);
+        assert_eq!(d.len(), 1, "{name}: {d:?}");
+        assert_eq!(d[0].option, name);
+        assert_ne!(d[0].value, d[0].other, "{name}");
+    }
+}
+
+#[test]
 fn thread_count_and_input_order_do_not_change_the_bytes() {
     let gs = games(500, 40);
     let run = |threads: usize, games: &[GameRecord]| {
