@@ -1,8 +1,8 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `book` (opening book), `transcript` (game
-//! records), `board` (bitboards, moves, symmetries, perft). `atomic_file` and `bounded_read` serve them
-//! all.
+//! records), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
+//! `utc` serve them all.
 
 pub mod atomic_file;
 pub mod board;
@@ -12,3 +12,4 @@ pub mod engine;
 pub mod play;
 pub mod protocol;
 pub mod transcript;
+pub mod utc;

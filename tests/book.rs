@@ -54,6 +54,7 @@ fn logbook_records(text: &str) -> Vec<GameRecord> {
                 black: None,
                 white: None,
                 event: None,
+                place: None,
                 date: None,
                 year: None,
                 source: SourceRef {
@@ -615,7 +616,7 @@ fn regression_explore_depth_showed_a_draw_as_minus_zero() {
     let tsv = run("tsv");
     assert!(
         tsv.lines()
-            .any(|l| l.starts_with("f1\t") && l.ends_with("\t0.00")),
+            .any(|l| l.starts_with("f1\t") && l.ends_with("\t0")),
         "{tsv}"
     );
     let json = run("json");
@@ -656,4 +657,144 @@ fn regression_installed_binary_did_not_find_the_default_book() {
         .args(["explore", "f5"]);
     let out = stdout(&mut cmd);
     assert!(out.contains("\n320 games"), "HOME: {out}");
+}
+
+#[test]
+fn regression_merge_printed_rust_structures_when_options_differ() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.book"), dir.path().join("b.book"));
+    build_cli(&[WTHOR_2021], &a, &["--plies", "12"]);
+    build_cli(&[WTHOR_2021], &b, &["--plies", "13", "--complete-only"]);
+    let out = othbook()
+        .args(["merge", "-o"])
+        .arg(dir.path().join("ab.book"))
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let msg = String::from_utf8(out).unwrap();
+    assert!(!msg.contains("BuildOptions") && !msg.contains('{'), "{msg}");
+    assert!(
+        msg.contains("b.book was built with other options than")
+            && msg.contains("--plies 13 (")
+            && msg.contains("a.book: 12)")
+            && msg.contains("--complete-only given (")
+            && msg.contains("a.book: not given)"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn regression_damaged_book_header_printed_a_bincode_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.book");
+    build_cli(&[WTHOR_2021], &good, &["--plies", "8"]);
+    let bytes = std::fs::read(&good).unwrap();
+    let bad = dir.path().join("bad.book");
+    let mut damaged_header = 0;
+    // Every byte of the start of the header (creation time, build options, counts).
+    for at in 40..72 {
+        let mut b = bytes.clone();
+        b[at] = 0xfe;
+        std::fs::write(&bad, &b).unwrap();
+        let out = othbook().arg("info").arg(&bad).assert().code(1);
+        let msg = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(
+            !msg.contains('{') && !msg.contains("Variant") && !msg.contains("Utf8"),
+            "byte {at}: {msg}"
+        );
+        if msg.contains("damaged header: the ") {
+            damaged_header += 1;
+        }
+    }
+    assert!(damaged_header > 3, "{damaged_header}");
+}
+
+#[test]
+fn regression_info_showed_the_creation_time_in_unix_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021], &book, &["--plies", "8"]);
+    let info = stdout(othbook().arg("info").arg(&book));
+    assert!(
+        info.contains("created        2022-01-01T00:00:00Z\n"),
+        "{info}"
+    );
+    let json = stdout(othbook().args(["info", "--format", "json"]).arg(&book));
+    assert!(
+        json.contains("\"created\":1640995200,\"created_utc\":\"2022-01-01T00:00:00Z\""),
+        "{json}"
+    );
+}
+
+/// `top` lines: (moves, games) per row of the TSV output.
+fn top_rows(book: &Path, args: &[&str]) -> Vec<(String, u64)> {
+    let text = stdout(
+        othbook()
+            .arg("top")
+            .args(args)
+            .args(["--format", "tsv", "--book"])
+            .arg(book),
+    );
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn regression_top_refused_a_starting_line_and_ranked_lines_of_few_games_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("w.book");
+    build_cli(&[WTHOR_2021, WTHOR_2020], &book, &["--plies", "10"]);
+    // From a line, in its orientation: the same lines as the unfiltered list with that first
+    // move, in the same order.
+    for (start, first) in [("d3 c3", "d3"), ("f5d6", "f5"), ("E6 F4 e3", "e6")] {
+        let compact: String = start.split(' ').collect::<String>().to_lowercase();
+        let from = top_rows(&book, &[start, "--plies", "6", "--limit", "1000"]);
+        let all: Vec<(String, u64)> = top_rows(
+            &book,
+            &["--plies", "6", "--limit", "100000", "--first", first],
+        )
+        .into_iter()
+        .filter(|(l, _)| l.starts_with(&compact))
+        .collect();
+        assert!(!from.is_empty(), "{start}");
+        assert_eq!(from, all, "{start}");
+    }
+    // --by score leaves out lines of few games unless told otherwise.
+    let by_score = top_rows(&book, &["--plies", "4", "--by", "score"]);
+    assert!(!by_score.is_empty());
+    assert!(by_score.iter().all(|(_, g)| *g >= 100), "{by_score:?}");
+    let few = top_rows(
+        &book,
+        &["--plies", "4", "--by", "score", "--min-games", "1"],
+    );
+    assert!(few.iter().any(|(_, g)| *g < 100), "{few:?}");
+    let five = top_rows(&book, &["f5", "--plies", "6", "--min-games", "5"]);
+    assert!(
+        five.iter().all(|(l, g)| *g >= 5 && l.starts_with("f5")),
+        "{five:?}"
+    );
+    // A line the book does not have, and one as long as --plies.
+    let none = stdout(
+        othbook()
+            .args(["top", "f5d6c5f4e3f6g5", "--plies", "9", "--book"])
+            .arg(&book),
+    );
+    assert!(
+        none.contains("No line of 9 plies starting f5d6c5f4e3f6g5"),
+        "{none}"
+    );
+    othbook()
+        .args(["top", "f5", "d6", "--plies", "2", "--book"])
+        .arg(&book)
+        .assert()
+        .code(2);
 }

@@ -372,3 +372,41 @@ fn regression_solve_dev_zero_read_forever() {
         );
     }
 }
+
+/// A score the search proved (a wipe-out found at depth 4) was printed like an evaluation,
+/// `+64.00`; final disc differences are whole discs wherever scores are shown.
+#[test]
+fn regression_a_wipe_out_was_shown_as_a_fraction_of_a_disc() {
+    let line = "d3c3b3d2e1d6d7e3";
+    let out = stdout_of(&[
+        "analyze",
+        line,
+        "--depth",
+        "4",
+        "--no-book",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.contains("best: f4 +64 (depth 4)"), "{out}");
+    assert!(!out.contains("64.00"), "{out}");
+    let out = stdout_of(&["explore", line, "--depth", "4", "--threads", "1"]);
+    let f4 = out.lines().find(|l| l.starts_with("f4 ")).expect("f4 row");
+    assert!(f4.ends_with(" +64"), "{out}");
+    // Evaluations keep their hundredths.
+    assert!(
+        out.lines().any(|l| l.starts_with("f2 ") && l.contains('.')),
+        "{out}"
+    );
+    let tsv = stdout_of(&[
+        "explore",
+        line,
+        "--depth",
+        "4",
+        "--threads",
+        "1",
+        "--format",
+        "tsv",
+    ]);
+    let f4 = tsv.lines().find(|l| l.starts_with("f4\t")).expect("f4 row");
+    assert!(f4.ends_with("\t64"), "{tsv}");
+}

@@ -66,3 +66,35 @@ fn set_up_board_and_pass_round_trip() {
     assert_eq!(back[0].moves, g.moves);
     assert!(back[0].complete);
 }
+
+/// GGF's `PC` is the place (a club, a server); the reader took it for the event and the
+/// writer put it out as `EV` with `PC[othbook]`. Tags must come back as they went in.
+#[test]
+fn regression_ggf_writer_turned_the_place_into_the_event() {
+    let text = "(;GM[Othello]PC[Club]EV[Cup]DT[2003.12.15]PB[a]PW[b]RE[+20.000:r]TY[8]\
+BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)";
+    let games = ingest_bytes(text.as_bytes(), Format::Ggf, "t", &IngestOptions::default())
+        .unwrap()
+        .games;
+    let mut buf = Vec::new();
+    othbook::transcript::write::write_text(&games, Format::Ggf, &mut buf).unwrap();
+    let out = String::from_utf8(buf).unwrap();
+    for tag in [
+        "PC[Club]",
+        "EV[Cup]",
+        "DT[2003.12.15]",
+        "PB[a]",
+        "PW[b]",
+        "RE[+20.000:r]",
+    ] {
+        assert!(out.contains(tag), "{tag} missing: {out}");
+    }
+    assert!(!out.contains("othbook"), "{out}");
+    let mut pgn = Vec::new();
+    othbook::transcript::write::write_text(&games, Format::Pgn, &mut pgn).unwrap();
+    let pgn = String::from_utf8(pgn).unwrap();
+    assert!(
+        pgn.contains("[Event \"Cup\"]") && pgn.contains("[Site \"Club\"]"),
+        "{pgn}"
+    );
+}

@@ -307,6 +307,7 @@ fn record(moves: Vec<Move>, end: Board, black_to_move_at_end: bool, i: usize) ->
         black: None,
         white: None,
         event: None,
+        place: None,
         date: None,
         year: None,
         source: SourceRef {
@@ -548,4 +549,20 @@ fn loading_an_endless_device_stops_past_the_largest_weight_file() {
         err.to_string().starts_with("/dev/zero: larger than"),
         "{err}"
     );
+}
+
+/// The portable evaluation (the one every build without BMI2 runs, and `eval_portable` on
+/// every build) formed its indices in `u16` digit by digit: discs of both sides on the same
+/// squares overflowed ("multiply with overflow"). It must give what the fast path gives.
+#[test]
+fn regression_scalar_eval_overflowed_on_plain_x86_64() {
+    let e = shared_random_eval();
+    let mut rng = Rng(7);
+    for _ in 0..500 {
+        let x = rng.next();
+        let y = rng.next() | x;
+        for (p, o) in [(x, x), (x, y), (y, x), (!0, !0), (y, !0), (!0, 0)] {
+            assert_eq!(e.eval_portable(p, o), e.eval(p, o), "{p:#x} {o:#x}");
+        }
+    }
 }

@@ -458,3 +458,27 @@ fn pgn_games_without_moves_stay_apart() {
     assert_eq!(back.games[1].moves, line("f5d6"));
     assert_eq!(diffs(&back), [Some(8), Some(8)]);
 }
+
+/// GGF parsing recounted the line ends from the start of the game at every property, so a
+/// 200,000-property game took minutes (a 100,000-move one 15-25 s, 2.6 s for a 200 KB NBoard
+/// `set game`); counted as the parser advances it takes milliseconds. The error at the end
+/// must still name its line.
+#[test]
+fn regression_ggf_parsing_was_quadratic_in_the_length_of_a_game() {
+    let n = 200_000;
+    let mut text = String::from("(;GM[Othello]PB[a]PW[b]\r\n");
+    for i in 0..n {
+        text.push_str(if i % 2 == 0 { "B[PA]\r\n" } else { "W[PA]\n" });
+    }
+    text.push_str("B[z9];)\n");
+    let opts = IngestOptions {
+        strict: true,
+        ..IngestOptions::default()
+    };
+    let err = ingest_bytes(text.as_bytes(), Format::Ggf, "long.ggf", &opts).unwrap_err();
+    let IngestError::BadGame { reason, issue } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(*reason, SkipReason::Syntax);
+    assert_eq!(issue.source.location, Location::Line(n + 2));
+}

@@ -16,6 +16,80 @@ pub struct BuildOptions {
     pub filter: GameFilter,
 }
 
+/// One build option that differs between two books, in the words of `othbook build`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionDifference {
+    /// The option, as `build` names it (`--plies`).
+    pub option: &'static str,
+    /// Its value in this book (`30`, `"Tamenori"`, `not given`).
+    pub value: String,
+    /// Its value in the book compared with.
+    pub other: String,
+}
+
+impl OptionDifference {
+    /// `--plies 20 (book 1: 30); --player not given (book 1: "Tamenori")`, where `other_name`
+    /// is `book 1`.
+    #[must_use]
+    pub fn list(differences: &[OptionDifference], other_name: &str) -> String {
+        differences
+            .iter()
+            .map(|d| format!("{} {} ({other_name}: {})", d.option, d.value, d.other))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+impl BuildOptions {
+    /// The options that merging must find equal (all but `min_games`, which merge applies
+    /// itself) and that differ between `self` and `other`.
+    #[must_use]
+    pub fn differences(&self, other: &BuildOptions) -> Vec<OptionDifference> {
+        let text = |t: &Option<String>| t.as_ref().map_or("not given".into(), |t| format!("{t:?}"));
+        let years =
+            |y: Option<(u16, u16)>| y.map_or("not given".into(), |(a, b)| format!("{a}-{b}"));
+        let side = |c: PlayerColor| match c {
+            PlayerColor::Either => "either",
+            PlayerColor::Black => "black",
+            PlayerColor::White => "white",
+        };
+        let flag = |b: bool| if b { "given" } else { "not given" };
+        // Named field by field so that a new filter field cannot be left out of the list.
+        let GameFilter {
+            player: _,
+            player_color: _,
+            years: _,
+            event: _,
+            complete_only: _,
+        } = self.filter;
+        let (a, b) = (&self.filter, &other.filter);
+        let all = [
+            ("--plies", self.plies.to_string(), other.plies.to_string()),
+            ("--player", text(&a.player), text(&b.player)),
+            (
+                "--player-side",
+                side(a.player_color).into(),
+                side(b.player_color).into(),
+            ),
+            ("--years", years(a.years), years(b.years)),
+            ("--event", text(&a.event), text(&b.event)),
+            (
+                "--complete-only",
+                flag(a.complete_only).into(),
+                flag(b.complete_only).into(),
+            ),
+        ];
+        all.into_iter()
+            .filter(|(_, x, y)| x != y)
+            .map(|(option, value, other)| OptionDifference {
+                option,
+                value,
+                other,
+            })
+            .collect()
+    }
+}
+
 /// Which games go into a book, from the game metadata.
 #[derive(Clone, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub struct GameFilter {
@@ -146,15 +220,12 @@ impl BookData {
                     b.info.options.min_games
                 )));
             }
-            if b.info.options.plies != first.info.options.plies
-                || b.info.options.filter != first.info.options.filter
-            {
-                return Err(BookError::Merge(format!(
-                    "book {} was built with other options ({:?}) than book 1 ({:?})",
-                    i + 1,
-                    b.info.options,
-                    first.info.options
-                )));
+            let differences = b.info.options.differences(&first.info.options);
+            if !differences.is_empty() {
+                return Err(BookError::OptionsDiffer {
+                    book: i + 1,
+                    differences,
+                });
             }
         }
         let overflow = || BookError::Merge("game counts overflow".into());

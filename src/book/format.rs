@@ -61,6 +61,50 @@ pub fn bincode_config() -> impl bincode::config::Config {
     bincode::config::standard().with_limit::<{ 16 << 20 }>()
 }
 
+impl Header {
+    /// The header from its bytes, field by field so that damage is reported by the field it
+    /// hit and in words (bincode's own errors name Rust types). Also returns the bytes used.
+    pub fn decode(bytes: &[u8]) -> Result<(Header, usize), String> {
+        let mut at = 0;
+        let h = Header {
+            created: field(bytes, &mut at, "creation time")?,
+            options: field(bytes, &mut at, "build options")?,
+            games: field(bytes, &mut at, "game count")?,
+            sources: field(bytes, &mut at, "list of input files")?,
+            positions: field(bytes, &mut at, "position count")?,
+            moves: field(bytes, &mut at, "move count")?,
+            nodes: field(bytes, &mut at, "trie node count")?,
+            levels: field(bytes, &mut at, "trie levels")?,
+            bucket_bits: field(bytes, &mut at, "index size")?,
+        };
+        Ok((h, at))
+    }
+}
+
+/// The next header field (bincode encodes a struct as its fields one after the other).
+fn field<T: bincode::Decode<()>>(bytes: &[u8], at: &mut usize, name: &str) -> Result<T, String> {
+    let (value, used) = bincode::decode_from_slice(&bytes[*at..], bincode_config())
+        .map_err(|e| format!("the {name} cannot be read: {}", decode_problem(&e)))?;
+    *at += used;
+    Ok(value)
+}
+
+/// What a bincode decoding error means for a header written by othbook.
+fn decode_problem(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as E;
+    match e {
+        E::UnexpectedEnd { .. } => "the header ends inside it".into(),
+        E::LimitExceeded | E::OutsideUsizeRange(_) => "it claims an impossible size".into(),
+        E::InvalidIntegerType { .. } => "a number in it is damaged".into(),
+        E::UnexpectedVariant { found, .. } => {
+            format!("a choice in it holds {found}, which othbook never writes")
+        }
+        E::Utf8 { .. } | E::InvalidCharEncoding(_) => "a text in it is not valid UTF-8".into(),
+        E::InvalidBooleanValue(v) => format!("a yes/no value in it holds {v}"),
+        _ => "its bytes are not a value of this book format".into(),
+    }
+}
+
 /// Where everything is in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {

@@ -35,10 +35,12 @@ mod stats;
 
 pub use build::{build, BuildReport, StreamBuilder, MAX_PLIES, STREAM_PART};
 pub use checksum::checksum;
-pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
+pub use data::{
+    BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
+};
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
 pub use format::{encode, write_book, VERSION};
-pub use reader::{Book, Line, OpenOptions, RankBy};
+pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
 
 /// Why a book cannot be built, merged, written or read.
@@ -76,6 +78,17 @@ pub enum BookError {
     /// Books that cannot be merged.
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// Books built with different options: their counts cannot be added up.
+    #[error(
+        "cannot merge: book {book} was built with other options than book 1: {}",
+        OptionDifference::list(differences, "book 1")
+    )]
+    OptionsDiffer {
+        /// 1-based position of the book among the inputs.
+        book: usize,
+        /// Every option that differs (at least one).
+        differences: Vec<OptionDifference>,
+    },
 }
 
 #[cfg(test)]

@@ -5,9 +5,8 @@ use crate::board::{Board, Move, Square, Symmetry};
 use crate::book::checksum::checksum;
 use crate::book::data::{BookData, BookInfo, MoveEntry, NodeEntry, PosEntry, NO_PARENT};
 use crate::book::format::{
-    bincode_config, bucket_of, get_move, get_node, get_pos, le32, le64, meta_checksum, Header,
-    Layout, BLOCK_LOG2, MAGIC, MAX_HEADER, META_SUM_AT, MOVE_SIZE, NODE_SIZE, POS_SIZE, PREAMBLE,
-    VERSION,
+    bucket_of, get_move, get_node, get_pos, le32, le64, meta_checksum, Header, Layout, BLOCK_LOG2,
+    MAGIC, MAX_HEADER, META_SUM_AT, MOVE_SIZE, NODE_SIZE, POS_SIZE, PREAMBLE, VERSION,
 };
 use crate::book::key::{code_move, representative, stable_hash, Canonical, PASS_CODE};
 use crate::book::stats::{MoveStats, PositionStats, Stats};
@@ -68,6 +67,24 @@ pub enum RankBy {
     Games,
     /// Best score for black first (win 1, draw ½, over games with a result), then games.
     Score,
+}
+
+/// Which lines [`Book::top_lines`] lists.
+#[derive(Clone, Copy, Debug)]
+pub struct TopQuery<'a> {
+    /// The lines start with these moves, given in any of the 4 orientations of the start
+    /// position; the lines come back in the same orientation.
+    pub start: &'a [Move],
+    /// Length of the lines in plies, `start` included.
+    pub plies: usize,
+    /// Most lines returned.
+    pub limit: usize,
+    /// Ranking.
+    pub by: RankBy,
+    /// Lines followed by fewer games are left out.
+    pub min_games: u64,
+    /// First move of the lines (d3, c4, e6 or f5) when `start` is empty.
+    pub first: Square,
 }
 
 /// One line of the trie with its statistics.
@@ -167,9 +184,8 @@ impl Book {
         let header_bytes = &b[PREAMBLE..PREAMBLE + header_len as usize];
         // The header is decoded before its checksum can be checked (the layout depends on
         // it); bincode decoding is bounded and returns errors on any bytes.
-        let (header, used): (Header, usize) =
-            bincode::decode_from_slice(header_bytes, bincode_config())
-                .map_err(|e| bad(format!("damaged header: {e}")))?;
+        let (header, used) =
+            Header::decode(header_bytes).map_err(|e| bad(format!("damaged header: {e}")))?;
         if used as u64 != header_len {
             return Err(bad("damaged header: length mismatch".into()));
         }
@@ -405,24 +421,29 @@ impl Book {
     /// Number of games in the book's line trie that followed `line` from the start (given in
     /// any of the 4 orientations of the start), or `None` if the trie does not hold it.
     pub fn line(&self, line: &[Move]) -> Result<Option<Stats>, BookError> {
+        Ok(self.line_node(line)?.map(|(_, n)| n.stats))
+    }
+
+    /// The trie node (index and record) of `line`, in any orientation of the start.
+    fn line_node(&self, line: &[Move]) -> Result<Option<(u32, NodeEntry)>, BookError> {
         let sym = normalizer(line.first().copied());
-        let mut node = self.node(0)?;
+        let (mut at, mut node) = (0, self.node(0)?);
         for mv in line {
             let code = crate::book::key::map_code(sym, crate::book::key::move_code(*mv));
             let mut found = None;
             for c in node.first_child..node.first_child.saturating_add(node.child_count) {
                 let child = self.node(c)?;
                 if child.code == code {
-                    found = Some(child);
+                    found = Some((c, child));
                     break;
                 }
             }
             match found {
-                Some(n) => node = n,
+                Some(f) => (at, node) = f,
                 None => return Ok(None),
             }
         }
-        Ok(Some(node.stats))
+        Ok(Some((at, node)))
     }
 
     /// The `limit` best lines of exactly `plies` plies, shown with first move `first`
@@ -434,40 +455,71 @@ impl Book {
         by: RankBy,
         first: Square,
     ) -> Result<Vec<Line>, BookError> {
+        self.top_lines(&TopQuery {
+            start: &[],
+            plies,
+            limit,
+            by,
+            min_games: 0,
+            first,
+        })
+    }
+
+    /// The lines `query` asks for, best first.
+    pub fn top_lines(&self, query: &TopQuery<'_>) -> Result<Vec<Line>, BookError> {
+        let (plies, start) = (query.plies, query.start);
         let levels = &self.header.levels;
-        if plies == 0 || plies + 1 >= levels.len() {
+        if plies == 0 || plies <= start.len() || plies + 1 >= levels.len() {
             return Ok(Vec::new());
         }
-        let (lo, hi) = (levels[plies], levels[plies + 1]);
-        let start = self.layout.nodes.start;
-        let recs = self.region(start + lo as usize * NODE_SIZE..start + hi as usize * NODE_SIZE)?;
-        let mut nodes: Vec<(u32, NodeEntry)> = recs
+        let Some((from, _)) = self.line_node(start)? else {
+            return Ok(Vec::new());
+        };
+        // The descendants of one node at any depth are consecutive (breadth-first order).
+        let (mut lo, mut hi) = (from, from + 1);
+        for _ in start.len()..plies {
+            (lo, hi) = self.children_of_range(lo, hi)?;
+            if lo == hi {
+                return Ok(Vec::new());
+            }
+        }
+        if hi > levels[plies + 1] as u32 || lo < levels[plies] as u32 {
+            return Err(self.corrupt("trie levels"));
+        }
+        let at = self.layout.nodes.start;
+        let recs = self.region(at + lo as usize * NODE_SIZE..at + hi as usize * NODE_SIZE)?;
+        let mut nodes: Vec<NodeEntry> = recs
             .chunks_exact(NODE_SIZE)
-            .enumerate()
-            .map(|(i, r)| ((lo as usize + i) as u32, get_node(r)))
+            .map(get_node)
+            .filter(|n| n.stats.games() >= query.min_games)
             .collect();
         // Ties keep trie order, which is the lines' alphabetical order.
-        match by {
-            RankBy::Games => nodes.sort_by_key(|n| std::cmp::Reverse(n.1.stats.games())),
+        match query.by {
+            RankBy::Games => nodes.sort_by_key(|n| std::cmp::Reverse(n.stats.games())),
             RankBy::Score => nodes.sort_by(|a, b| {
                 let s = |n: &NodeEntry| n.stats.score().unwrap_or(-1.0);
-                s(&b.1)
-                    .total_cmp(&s(&a.1))
-                    .then(b.1.stats.games().cmp(&a.1.stats.games()))
+                s(b).total_cmp(&s(a))
+                    .then(b.stats.games().cmp(&a.stats.games()))
             }),
         }
-        nodes.truncate(limit);
-        let to_first = Symmetry::START
+        nodes.truncate(query.limit);
+        // Lines are stored starting with f5: shown in the orientation of the start line, or
+        // of `first`. The symmetries of the start are their own inverses.
+        let first = match start.first() {
+            Some(Move::Play(sq)) => *sq,
+            _ => query.first,
+        };
+        let shown = Symmetry::START
             .into_iter()
             .find(|s| s.square(Square::F5) == first)
             .unwrap_or(Symmetry::Identity);
         let mut out = Vec::with_capacity(nodes.len());
-        for (_, n) in nodes {
+        for n in nodes {
             let mut moves = Vec::with_capacity(plies);
             let mut cur = n;
             while cur.parent != NO_PARENT {
                 let mv = code_move(cur.code).ok_or_else(|| self.corrupt("trie move code"))?;
-                moves.push(to_first.apply_move(mv));
+                moves.push(shown.apply_move(mv));
                 if moves.len() > plies {
                     return Err(self.corrupt("trie parent chain"));
                 }
@@ -480,6 +532,26 @@ impl Book {
             });
         }
         Ok(out)
+    }
+
+    /// The nodes whose parents are the nodes `lo..hi` (consecutive, as the trie is breadth
+    /// first); childless nodes have no child range of their own to read.
+    fn children_of_range(&self, lo: u32, hi: u32) -> Result<(u32, u32), BookError> {
+        let at = self.layout.nodes.start;
+        let recs = self.region(at + lo as usize * NODE_SIZE..at + hi as usize * NODE_SIZE)?;
+        let mut parents = recs
+            .chunks_exact(NODE_SIZE)
+            .map(get_node)
+            .filter(|n| n.child_count > 0);
+        let Some(first) = parents.next() else {
+            return Ok((0, 0));
+        };
+        let last = parents.next_back().unwrap_or(first);
+        let end = last.first_child.saturating_add(last.child_count);
+        if u64::from(end) > self.header.nodes || first.first_child > end {
+            return Err(self.corrupt("trie child range"));
+        }
+        Ok((first.first_child, end))
     }
 
     /// The whole book in memory (for merging).

@@ -22,6 +22,7 @@ pub(crate) fn record(moves: &str, diff: Option<i32>, file: &str) -> GameRecord {
         black: Some("Alice".into()),
         white: Some("Bob".into()),
         event: Some("Test cup".into()),
+        place: None,
         date: None,
         year: Some(2000),
         source: SourceRef {
@@ -264,6 +265,31 @@ fn merge_equals_build_and_prunes_at_the_end() {
     let (other, _) = build(&gs, &options(13, 1), 0, &|_| {}).unwrap();
     let (a, _) = build(&gs, &options(14, 1), 0, &|_| {}).unwrap();
     assert!(BookData::merge(&[a, other], 1).is_err());
+}
+
+#[test]
+fn option_differences_name_every_merge_option_that_differs() {
+    let base = options(20, 1);
+    assert_eq!(base.differences(&options(20, 3)), []);
+    type Change = fn(&mut BuildOptions);
+    let changes: [(&str, Change); 6] = [
+        ("--plies", |o| o.plies = 21),
+        ("--player", |o| o.filter.player = Some("x".into())),
+        ("--player-side", |o| {
+            o.filter.player_color = PlayerColor::White
+        }),
+        ("--years", |o| o.filter.years = Some((1990, 1991))),
+        ("--event", |o| o.filter.event = Some("Cup".into())),
+        ("--complete-only", |o| o.filter.complete_only = true),
+    ];
+    for (name, change) in changes {
+        let mut other = base.clone();
+        change(&mut other);
+        let d = other.differences(&base);
+        assert_eq!(d.len(), 1, "{name}: {d:?}");
+        assert_eq!(d[0].option, name);
+        assert_ne!(d[0].value, d[0].other, "{name}");
+    }
 }
 
 #[test]

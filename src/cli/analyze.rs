@@ -10,7 +10,7 @@ use super::common::{
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
-    Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind, SCALE,
+    Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
 };
 use othbook::play::book_choice::BookSetting;
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
@@ -263,8 +263,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 
 fn score_text(kind: ScoreKind, score: i32) -> String {
     match kind {
-        ScoreKind::Midgame => format!("{:+.2}", f64::from(score) / f64::from(SCALE)),
-        ScoreKind::Exact => format!("{:+}", score / SCALE),
+        ScoreKind::Midgame | ScoreKind::Exact => othbook::engine::score_text(score, kind),
         ScoreKind::Wld => match score.signum() {
             1 => "win".into(),
             0 => "draw".into(),

@@ -84,12 +84,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         mid_secs += a.elapsed.as_secs_f64();
         writeln!(
             out,
-            "{moves:<34} {depth:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+.2}",
+            "{moves:<34} {depth:>6} {:>12} {:>7.3}s {:>8.2}  {} {}",
             a.nodes,
             a.elapsed.as_secs_f64(),
             a.nodes_per_second() / 1e6,
             a.best_move,
-            a.score_discs()
+            othbook::engine::score_text(a.score, a.kind)
         )?;
     }
     let (mut end_nodes, mut end_secs) = (0u64, 0f64);

@@ -9,7 +9,7 @@ use anyhow::Result;
 use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
 use othbook::book::{MoveStats, PositionStats};
-use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
+use othbook::engine::{score_number, score_text, Engine, EngineOptions, Limits, ScoreKind};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -55,9 +55,9 @@ const EVAL_HASH_MB: usize = 64;
 
 /// The engine's view of the position's moves (`--depth`).
 struct Evals {
-    /// Every legal move (or the pass) with its score, black minus white, in discs; best
-    /// first for the side to move, as the engine ranks them.
-    scores: Vec<(Move, f64)>,
+    /// Every legal move (or the pass) with its score, black minus white, in `SCALE` units;
+    /// best first for the side to move, as the engine ranks them.
+    scores: Vec<(Move, i32)>,
     kind: ScoreKind,
     depth: u32,
 }
@@ -96,31 +96,28 @@ impl Evals {
             .map_err(|e| bad(e.to_string()))?;
         spinner.finish_and_clear();
         // The engine scores for the side to move; the book's columns are black minus white.
-        let sign = if pos.side == Color::Black { 1.0 } else { -1.0 };
+        let sign = if pos.side == Color::Black { 1 } else { -1 };
         Ok(Some(Evals {
-            scores: a
-                .lines
-                .iter()
-                // `+ 0.0` turns a draw's -0 (white to move) into 0.
-                .map(|l| (l.mv, sign * f64::from(l.score) / f64::from(SCALE) + 0.0))
-                .collect(),
+            scores: a.lines.iter().map(|l| (l.mv, sign * l.score)).collect(),
             kind: a.kind,
             depth: a.depth,
         }))
     }
 
     /// The score of `mv` (equivalent moves share it).
-    fn score(&self, mv: Move) -> Option<f64> {
+    fn score(&self, mv: Move) -> Option<i32> {
         self.scores.iter().find(|s| s.0 == mv).map(|s| s.1)
     }
 
-    /// `+1.25`, or `+4` for an exact disc difference.
+    /// `+1.25`, or `+4` for a final disc difference.
     fn cell(&self, mv: Move) -> String {
-        match (self.score(mv), self.kind) {
-            (None, _) => "-".into(),
-            (Some(s), ScoreKind::Exact) => format!("{s:+.0}"),
-            (Some(s), _) => format!("{s:+.2}"),
-        }
+        self.score(mv)
+            .map_or_else(|| "-".into(), |s| score_text(s, self.kind))
+    }
+
+    /// The score as a TSV or JSON number: `1.25`, `4`.
+    fn number(&self, mv: Move) -> Option<String> {
+        self.score(mv).map(|s| score_number(s, self.kind))
     }
 
     /// What the scores mean, for the table's footnote and JSON.
@@ -349,7 +346,7 @@ impl View<'_> {
         let row = |out: &mut dyn Write,
                    name: &str,
                    m: Option<&othbook::book::ColorStats>,
-                   eval: Option<f64>|
+                   eval: Option<String>|
          -> std::io::Result<()> {
             match m {
                 Some(m) => write!(
@@ -368,11 +365,7 @@ impl View<'_> {
             }
             if with_eval {
                 // An empty cell where there is no score: the column stays numeric.
-                write!(
-                    out,
-                    "\t{}",
-                    eval.map_or(String::new(), |e| format!("{e:.2}"))
-                )?;
+                write!(out, "\t{}", eval.unwrap_or_default())?;
             }
             writeln!(out)
         };
@@ -380,7 +373,7 @@ impl View<'_> {
             row(out, "all", Some(&self.stats.for_side(self.pos.side)), None)?;
         }
         for (i, (mv, s)) in self.rows.iter().enumerate() {
-            let eval = self.evals.and_then(|e| e.score(*mv));
+            let eval = self.evals.and_then(|e| e.number(*mv));
             let m = s.for_side(self.pos.side);
             row(out, &mv.to_string(), self.known(i).then_some(&m), eval)?;
         }
@@ -401,7 +394,7 @@ impl View<'_> {
             )
         };
         let eval_field = |mv: Move| match self.evals {
-            Some(e) => format!(",\"eval\":{}", json_num(e.score(mv))),
+            Some(e) => format!(",\"eval\":{}", e.number(mv).unwrap_or("null".into())),
             None if self.eval_asked => ",\"eval\":null".to_string(),
             None => String::new(),
         };

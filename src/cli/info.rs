@@ -45,7 +45,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 format!("othbook book, version {}", othbook::book::VERSION),
             )?;
             row("bytes", book.file_len().to_string())?;
-            row("created", format!("{} (unix seconds)", info.created))?;
+            row("created", othbook::utc::iso8601(info.created))?;
             row("games", info.games.to_string())?;
             row("positions", positions.to_string())?;
             row("moves", moves.to_string())?;
@@ -87,7 +87,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             let opt = |v: Option<String>| v.map_or("null".into(), |s| json_str(&s));
             writeln!(
                 out,
-                "{{\"file\":{},\"version\":{},\"bytes\":{},\"created\":{},\"games\":{},\
+                "{{\"file\":{},\"version\":{},\"bytes\":{},\"created\":{},\"created_utc\":\"{}\",\
+                 \"games\":{},\
                  \"positions\":{positions},\"moves\":{moves},\"trie_nodes\":{nodes},\
                  \"options\":{{\"plies\":{},\"min_games\":{},\"player\":{},\"player_color\":\"{color}\",\
                  \"years\":{},\"event\":{},\"complete_only\":{}}},\"sources\":[{}]}}",
@@ -95,6 +96,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 othbook::book::VERSION,
                 book.file_len(),
                 info.created,
+                othbook::utc::iso8601(info.created),
                 info.games,
                 o.plies,
                 o.min_games,

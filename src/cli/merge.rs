@@ -2,7 +2,7 @@
 
 use super::common::bad;
 use anyhow::{Context, Result};
-use othbook::book::{write_book, Book, BookData};
+use othbook::book::{write_book, Book, BookData, BookError, OptionDifference};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -52,7 +52,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         }
         books.push(data);
     }
-    let merged = BookData::merge(&books, args.min_games)?;
+    let merged = BookData::merge(&books, args.min_games).map_err(|e| match e {
+        // The files by name: "book 2" means little to someone who typed a glob.
+        BookError::OptionsDiffer { book, differences } => {
+            let first = args.inputs[0].display().to_string();
+            bad(format!(
+                "cannot merge: {} was built with other options than {first}: {}",
+                args.inputs[book - 1].display(),
+                OptionDifference::list(&differences, &first)
+            ))
+        }
+        e => e.into(),
+    })?;
     if merged.info.games == 0 && !args.allow_empty {
         return Err(anyhow::anyhow!(
             "no book written: the input books hold no games (--allow-empty writes an empty book)"

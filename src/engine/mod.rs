@@ -183,6 +183,38 @@ pub enum ScoreKind {
     Wld,
 }
 
+impl ScoreKind {
+    /// Whether `score` (of this kind, [`SCALE`] units) is a final disc difference, to be shown
+    /// in whole discs: every exact-solve score, and in a midgame search ±64 discs, which only
+    /// a wipe-out found by the search gives (evaluations stop at ±63.99).
+    #[must_use]
+    pub fn is_final(self, score: i32) -> bool {
+        match self {
+            ScoreKind::Exact => true,
+            ScoreKind::Midgame | ScoreKind::Wld => score.abs() >= 64 * SCALE,
+        }
+    }
+}
+
+/// A score in discs for people: `+1.25`, or `+64` when it is a final disc difference
+/// ([`ScoreKind::is_final`]).
+#[must_use]
+pub fn score_text(score: i32, kind: ScoreKind) -> String {
+    if kind.is_final(score) {
+        format!("{:+}", score / SCALE)
+    } else {
+        format!("{:+.2}", f64::from(score) / f64::from(SCALE))
+    }
+}
+
+/// [`score_text`] without the plus sign, for machine-read columns and protocols: `1.25`,
+/// `-3.50`, `64`.
+#[must_use]
+pub fn score_number(score: i32, kind: ScoreKind) -> String {
+    let t = score_text(score, kind);
+    t.strip_prefix('+').map_or(t.clone(), str::to_string)
+}
+
 /// One scored move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {

@@ -236,39 +236,56 @@ pub(crate) fn images(x: u64) -> [u64; 8] {
     ]
 }
 
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline]
+/// The bits of `x` under the mask `m`, packed into the low bits (BMI2 `pext`). The only
+/// part of the evaluation that differs between builds: everything else is one code path.
+#[inline(always)]
 fn pext(x: u64, m: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     // SAFETY: the bmi2 target feature is enabled at compile time for this build.
     #[allow(unused_unsafe)]
-    unsafe {
-        std::arch::x86_64::_pext_u64(x, m)
-    }
+    let r = unsafe { std::arch::x86_64::_pext_u64(x, m) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    let r = pext_portable(x, m);
+    r
 }
 
-/// Index of every instance in its pattern's full table, for `p` to move against `o`.
+/// [`pext`] for machines without BMI2: one mask bit at a time.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
+#[inline]
+fn pext_portable(x: u64, mut m: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while m != 0 {
+        if x & m & m.wrapping_neg() != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// Index of every instance in its pattern's full table, for `p` to move against `o` (disjoint:
+/// overlapping discs can form indices past `u16`).
 #[inline]
 pub(crate) fn indices(p: u64, o: u64, out: &mut [u16; N_INSTANCES]) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        let (pi, oi) = (images(p), images(o));
-        for (slot, inst) in out.iter_mut().zip(INSTANCES.iter()) {
-            let m = PATTERN_MASKS[inst.pattern as usize];
-            let im = inst.image as usize;
-            *slot = T3[pext(pi[im], m) as usize] + 2 * T3[pext(oi[im], m) as usize];
-        }
+    let (pi, oi) = (images(p), images(o));
+    for (slot, inst) in out.iter_mut().zip(INSTANCES.iter()) {
+        let m = PATTERN_MASKS[inst.pattern as usize];
+        let im = inst.image as usize;
+        *slot = T3[pext(pi[im], m) as usize] + 2 * T3[pext(oi[im], m) as usize];
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    indices_scalar(p, o, out);
 }
 
-/// Portable version of [`indices`]: walks each instance's squares.
+/// The table index of every instance found by walking its squares, without `pext` or the
+/// board images: the reference the evaluation is tested against. Any `p` and `o` (overlapping
+/// discs too) give the index the evaluation uses.
 #[inline]
-pub(crate) fn indices_scalar(p: u64, o: u64, out: &mut [u16; N_INSTANCES]) {
+fn indices_reference(p: u64, o: u64, out: &mut [usize; N_INSTANCES]) {
     for (slot, squares) in out.iter_mut().zip(INSTANCE_SQUARES.iter()) {
-        let mut v = 0u16;
+        let mut v = 0usize;
         for &sq in squares.iter().rev().filter(|&&s| s < 64) {
-            v = v * 3 + ((p >> sq) & 1) as u16 + 2 * ((o >> sq) & 1) as u16;
+            v = v * 3 + ((p >> sq) & 1) as usize + 2 * ((o >> sq) & 1) as usize;
         }
         *slot = v;
     }
@@ -277,7 +294,6 @@ pub(crate) fn indices_scalar(p: u64, o: u64, out: &mut [u16; N_INSTANCES]) {
 /// Weight of instance `I` (a constant after monomorphisation: mask, image and table offset
 /// become immediates). `pc` holds each image's upper half-board of `p` in its low 32 bits and
 /// of `o` in its high 32 bits, so patterns within rows 1-4 need only one `pext`.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 #[inline(always)]
 fn term<const I: usize>(pi: &[u64; 8], oi: &[u64; 8], pc: &[u64; 8], w: &[i16; PADDED]) -> i32 {
     let inst = INSTANCES[I];
@@ -290,8 +306,9 @@ fn term<const I: usize>(pi: &[u64; 8], oi: &[u64; 8], pc: &[u64; 8], w: &[i16; P
     } else {
         (pext(pi[im], m) as usize, pext(oi[im], m) as usize)
     };
-    // SAFETY: `pext` with a mask of n <= 10 bits returns a value below 2^n <= 1024 = T3.len()
-    // (the split halves of the 2n-bit result too); T3 of an n-bit value is at most
+    // SAFETY: `pext` (either version) with a mask of n <= 10 bits returns a value below
+    // 2^n <= 1024 = T3.len() (the split halves of the 2n-bit result too); T3 of an n-bit
+    // value is at most
     // (3^n - 1) / 2, so the weight index is below the pattern's offset + 3 (3^n - 1) / 2 + 1
     // <= PADDED = w.len() (see PADDED). Measured: the bounds checks cost about 25% of an
     // evaluation.
@@ -302,7 +319,6 @@ fn term<const I: usize>(pi: &[u64; 8], oi: &[u64; 8], pc: &[u64; 8], w: &[i16; P
 }
 
 /// `term::<0>(..) + term::<1>(..) + ...`, one term per instance.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 macro_rules! sum_terms {
     ($pi:expr, $oi:expr, $pc:expr, $w:expr; $($i:literal)*) => {
         0 $(+ term::<$i>($pi, $oi, $pc, $w))*
@@ -312,24 +328,12 @@ macro_rules! sum_terms {
 /// Sum of the weights of all instances (`w` = one phase's full tables).
 #[inline]
 fn pattern_sum(p: u64, o: u64, w: &[i16; PADDED]) -> i32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        const _: () = assert!(N_INSTANCES == 46, "sum_terms! lists 46 instances");
-        let (pi, oi) = (images(p), images(o));
-        let pc: [u64; 8] = std::array::from_fn(|i| u64::from(pi[i] as u32) | oi[i] << 32);
-        sum_terms!(&pi, &oi, &pc, w;
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
-            24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut idx = [0u16; N_INSTANCES];
-        indices_scalar(p, o, &mut idx);
-        idx.iter()
-            .zip(INSTANCES.iter())
-            .map(|(&i, inst)| i32::from(w[OFFSETS[inst.pattern as usize] + usize::from(i)]))
-            .sum()
-    }
+    const _: () = assert!(N_INSTANCES == 46, "sum_terms! lists 46 instances");
+    let (pi, oi) = (images(p), images(o));
+    let pc: [u64; 8] = std::array::from_fn(|i| u64::from(pi[i] as u32) | oi[i] << 32);
+    sum_terms!(&pi, &oi, &pc, w;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23
+        24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45)
 }
 
 /// Feature slots: the 46 instances padded to a multiple of 16 lanes for vector code.
@@ -424,27 +428,13 @@ impl Features {
     #[must_use]
     pub fn new(p: u64, o: u64) -> Features {
         let mut f = [CENTER; SLOTS];
-        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-        {
-            let (pi, oi) = (images(p), images(o));
-            for (slot, inst) in f.iter_mut().zip(INSTANCES.iter()) {
-                let m = PATTERN_MASKS[inst.pattern as usize];
-                let im = inst.image as usize;
-                *slot = CENTER
-                    .wrapping_add(T3[pext(pi[im], m) as usize])
-                    .wrapping_sub(T3[pext(oi[im], m) as usize]);
-            }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-        for (slot, squares) in f.iter_mut().zip(INSTANCE_SQUARES.iter()) {
-            for (k, &sq) in squares.iter().enumerate().filter(|(_, &s)| s < 64) {
-                let w = pow3(k as u32) as u16;
-                if p >> sq & 1 != 0 {
-                    *slot = slot.wrapping_add(w);
-                } else if o >> sq & 1 != 0 {
-                    *slot = slot.wrapping_sub(w);
-                }
-            }
+        let (pi, oi) = (images(p), images(o));
+        for (slot, inst) in f.iter_mut().zip(INSTANCES.iter()) {
+            let m = PATTERN_MASKS[inst.pattern as usize];
+            let im = inst.image as usize;
+            *slot = CENTER
+                .wrapping_add(T3[pext(pi[im], m) as usize])
+                .wrapping_sub(T3[pext(oi[im], m) as usize]);
         }
         Features(f)
     }
@@ -956,8 +946,8 @@ impl PatternEval {
         )
     }
 
-    /// The evaluation by the portable code path (walking squares instead of `pext`), for
-    /// checking the fast path.
+    /// The evaluation found by walking each instance's squares ([`indices_reference`]) instead
+    /// of `pext` on board images: an independent check of [`Evaluator::eval`], on every build.
     #[doc(hidden)]
     #[must_use]
     pub fn eval_portable(&self, p: u64, o: u64) -> i32 {
@@ -967,13 +957,13 @@ impl PatternEval {
         let t = &*self.tables;
         let n = (!(p | o)).count_ones() as usize;
         let ph = usize::from(t.phase_of[n]);
-        let mut idx = [0u16; N_INSTANCES];
-        indices_scalar(p, o, &mut idx);
+        let mut idx = [0usize; N_INSTANCES];
+        indices_reference(p, o, &mut idx);
         let w = &t.full[ph];
         let s: i32 = idx
             .iter()
             .zip(INSTANCES.iter())
-            .map(|(&i, inst)| i32::from(w[OFFSETS[inst.pattern as usize] + usize::from(i)]))
+            .map(|(&i, inst)| i32::from(w[OFFSETS[inst.pattern as usize] + i]))
             .sum::<i32>()
             + i32::from(t.bias[ph][n & 1]);
         s.clamp(-(64 * SCALE - 1), 64 * SCALE - 1)
@@ -1045,6 +1035,29 @@ impl Evaluator for PatternEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On BMI2 builds this compares the instruction with the portable version every other
+    /// build uses; elsewhere it checks the portable version against a plain bit walk.
+    #[test]
+    fn pext_and_its_portable_version_agree() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = x.rotate_left(23) & x.rotate_left(41);
+            let walk = (0..64)
+                .filter(|&b| m >> b & 1 != 0)
+                .enumerate()
+                .fold(0u64, |acc, (k, b)| acc | (x >> b & 1) << k);
+            assert_eq!(pext_portable(x, m), walk, "{x:#x} {m:#x}");
+            assert_eq!(pext(x, m), walk, "{x:#x} {m:#x}");
+        }
+        for m in PATTERN_MASKS {
+            assert_eq!(pext(!0, m), (1 << m.count_ones()) - 1);
+            assert_eq!(pext_portable(!0, m | m << 32), pext(!0, m | m << 32));
+        }
+    }
 
     #[test]
     fn forty_six_instances_as_in_edax() {

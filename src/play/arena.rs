@@ -424,6 +424,7 @@ pub fn records(
                 black: Some(black.to_string()),
                 white: Some(white.to_string()),
                 event: Some("othbook match".to_string()),
+                place: None,
                 date: None,
                 year: None,
                 source: SourceRef {

@@ -3,7 +3,7 @@
 use crate::board::{Move, Position, Square};
 use crate::book::key::equivalent_moves;
 use crate::book::Book;
-use crate::engine::{Engine, Limits, SCALE};
+use crate::engine::{score_number, Engine, Limits};
 use crate::play::book_choice::book_move;
 use crate::play::seconds::Seconds;
 use crate::protocol::ggf_clock::GameClock;
@@ -290,9 +290,9 @@ impl NboardServer {
             for line in a.lines.iter().take(n) {
                 writeln!(
                     out,
-                    "search {} {:.2} 0 {}",
+                    "search {} {} 0 {}",
                     pv_text(&line.pv),
-                    f64::from(line.score) / f64::from(SCALE),
+                    score_number(line.score, a.kind),
                     last.unwrap_or(a.depth)
                 )?;
             }
@@ -457,9 +457,16 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             return Ok(Some(vec![lossy(partial)]));
         }
         let n = buf.len();
+        let old_len = partial.len();
         partial.extend_from_slice(buf);
         input.consume(n);
-        if let Some(end) = partial.iter().rposition(|&b| b == b'\n') {
+        // Only the new bytes can hold a newline: searching all of a long line at every read
+        // would be quadratic in its length.
+        if let Some(end) = partial[old_len..]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|i| old_len + i)
+        {
             let rest = partial.split_off(end + 1);
             let mut done = std::mem::replace(partial, rest);
             done.pop();

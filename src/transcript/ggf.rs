@@ -2,7 +2,7 @@
 //! any text between games (such as the `1 ` prefix of GGS match files) ignored.
 
 use super::lex::{self, In};
-use super::lines::count_line_ends;
+use super::lines::LineCounter;
 use super::raw::{text_field, year_of, Parsed, RawGame, RawIssue, RawMove, RawResult};
 use super::record::Location;
 use super::summary::SkipReason;
@@ -30,12 +30,9 @@ fn property(i: In) -> IResult<In, (In, In)> {
 pub(crate) fn parse_file(bytes: &[u8]) -> Vec<Parsed> {
     let mut out = Vec::new();
     let mut from = 0usize;
-    let mut line = 1u64;
-    let mut counted = 0usize;
+    let mut lines = LineCounter::new(bytes, 1);
     while let Some(at) = find(&bytes[from..], b"(;").map(|p| p + from) {
-        line += count_line_ends(&bytes[counted..at]);
-        counted = at;
-        let (game, end) = parse_game(bytes, at, line);
+        let (game, end) = parse_game(bytes, at, &mut lines);
         out.push(game);
         from = end.max(at + 2);
     }
@@ -46,11 +43,11 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// The game starting at `at` (`(;`) on line `line`; also returns where scanning continues.
-fn parse_game(bytes: &[u8], at: usize, line: u64) -> (Parsed, usize) {
-    let location = Location::Line(line);
+/// The game starting at `at` (`(;`); also returns where scanning continues. `lines` counts
+/// the lines of all of `bytes`.
+fn parse_game(bytes: &[u8], at: usize, lines: &mut LineCounter) -> (Parsed, usize) {
+    let location = Location::Line(lines.line_at(at));
     let body = &bytes[at + 2..];
-    let line_of = |rest: &[u8]| line + count_line_ends(&body[..lex::offset(body, rest)]);
     let mut game = RawGame::new(location);
     let mut othello = false;
     let mut i = body;
@@ -76,11 +73,14 @@ fn parse_game(bytes: &[u8], at: usize, line: u64) -> (Parsed, usize) {
                 )
             };
             return (
-                Err(RawIssue::syntax(Location::Line(line_of(rest)), detail)),
+                Err(RawIssue::syntax(
+                    Location::Line(lines.line_of(rest)),
+                    detail,
+                )),
                 end,
             );
         };
-        let here = Location::Line(line_of(rest));
+        let here = Location::Line(lines.line_of(rest));
         if let Err(e) = apply(&mut game, &mut othello, name, value, here) {
             // Skip the rest of this game.
             let end = find(next, b";)").map_or(bytes.len(), |p| lex::offset(bytes, next) + p + 2);
@@ -101,7 +101,8 @@ fn apply(
         b"GM" => *othello = value.trim_ascii().eq_ignore_ascii_case(b"othello"),
         b"PB" => game.black = text_field(value),
         b"PW" => game.white = text_field(value),
-        b"PC" => game.event = text_field(value),
+        b"PC" => game.place = text_field(value),
+        b"EV" => game.event = text_field(value),
         b"DT" => {
             game.date = text_field(value);
             game.year = game.date.as_deref().and_then(year_of);

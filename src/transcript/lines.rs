@@ -47,8 +47,14 @@ impl<'a> Iterator for Lines<'a> {
 
 /// Number of line ends in `bytes` (CRLF counted once).
 pub(crate) fn count_line_ends(bytes: &[u8]) -> u64 {
+    count_line_ends_after(false, bytes)
+}
+
+/// [`count_line_ends`] of a piece that follows a CR (`after_cr`): a leading LF then ends no
+/// line of its own.
+fn count_line_ends_after(after_cr: bool, bytes: &[u8]) -> u64 {
     let mut n = 0;
-    let mut prev_cr = false;
+    let mut prev_cr = after_cr;
     for &b in bytes {
         if b == b'\n' {
             if !prev_cr {
@@ -63,6 +69,50 @@ pub(crate) fn count_line_ends(bytes: &[u8]) -> u64 {
         }
     }
     n
+}
+
+/// The line numbers of positions in one text. Each question scans only from the previous
+/// one, so a parser that asks at every token as it advances reads the text once instead of
+/// once per token.
+pub(crate) struct LineCounter<'a> {
+    text: &'a [u8],
+    /// Offset up to which line ends are counted.
+    at: usize,
+    /// Number of the line holding `at`.
+    line: u64,
+    first_no: u64,
+}
+
+impl<'a> LineCounter<'a> {
+    /// A counter for `text`, whose first line is number `first_no`.
+    pub(crate) fn new(text: &'a [u8], first_no: u64) -> Self {
+        LineCounter {
+            text,
+            at: 0,
+            line: first_no,
+            first_no,
+        }
+    }
+
+    /// Number of the line holding byte `offset` of the text (the last line for offsets past
+    /// its end).
+    pub(crate) fn line_at(&mut self, offset: usize) -> u64 {
+        let offset = offset.min(self.text.len());
+        if offset < self.at {
+            // Parsers only go forward; going back costs a recount, never a wrong answer.
+            self.at = 0;
+            self.line = self.first_no;
+        }
+        let after_cr = self.at > 0 && self.text[self.at - 1] == b'\r';
+        self.line += count_line_ends_after(after_cr, &self.text[self.at..offset]);
+        self.at = offset;
+        self.line
+    }
+
+    /// Number of the line holding the start of `rest`, a tail of the text.
+    pub(crate) fn line_of(&mut self, rest: &[u8]) -> u64 {
+        self.line_at(self.text.len() - rest.len())
+    }
 }
 
 /// Splits `bytes` into pieces of about `target` bytes that end after a line end, each with
@@ -120,6 +170,19 @@ mod tests {
             vec![(1, &b"a"[..]), (2, b"b"), (3, b"c"), (4, b""), (5, b"d")]
         );
         assert_eq!(count_line_ends(text), 4);
+    }
+
+    #[test]
+    fn line_counter_agrees_with_counting_from_the_start() {
+        let text = b"a\r\nb\rc\n\r\n\nd\r";
+        for step in 1..4 {
+            let mut c = LineCounter::new(text, 7);
+            // Every offset, CRLF pairs split between two questions included.
+            for at in (0..=text.len()).step_by(step) {
+                assert_eq!(c.line_at(at), 7 + count_line_ends(&text[..at]), "{at}");
+            }
+            assert_eq!(c.line_at(2), 8, "going back");
+        }
     }
 
     #[test]

@@ -145,6 +145,7 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
         let text = || text_field(&value).filter(|t| !t.chars().all(|c| matches!(c, '?' | '.')));
         match name.to_ascii_lowercase().as_slice() {
             b"event" => game.event = text(),
+            b"site" => game.place = text(),
             b"date" => {
                 game.date = text();
                 game.year = game.date.as_deref().and_then(year_of);

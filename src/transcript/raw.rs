@@ -39,6 +39,7 @@ pub(crate) struct RawGame {
     pub black: Option<String>,
     pub white: Option<String>,
     pub event: Option<String>,
+    pub place: Option<String>,
     pub date: Option<String>,
     pub year: Option<u16>,
 }
@@ -53,6 +54,7 @@ impl RawGame {
             black: None,
             white: None,
             event: None,
+            place: None,
             date: None,
             year: None,
         }

@@ -55,6 +55,8 @@ pub struct GameRecord {
     pub white: Option<String>,
     /// Event or tournament.
     pub event: Option<String>,
+    /// Where the game was played: a club, a city, a game server (GGF `PC`, PGN `Site`).
+    pub place: Option<String>,
     /// Date as written by the source.
     pub date: Option<String>,
     /// Year the game was played.

@@ -163,6 +163,7 @@ pub(crate) fn check(raw: RawGame, file: &Arc<str>) -> Checked {
             black: raw.black,
             white: raw.white,
             event: raw.event,
+            place: raw.place,
             date: raw.date,
             year: raw.year,
             source: SourceRef {

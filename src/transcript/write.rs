@@ -197,7 +197,10 @@ fn ggf_value(text: &str) -> String {
 /// One GGF game on one line: `(;GM[Othello]...BO[8 <board> <side>]B[d3]W[c5]...;)`. Set-up
 /// positions are kept (`BO`), passes written as `PA`, the result as black minus white.
 fn ggf_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
-    s.push_str("(;GM[Othello]PC[othbook]");
+    s.push_str("(;GM[Othello]");
+    if let Some(p) = &g.place {
+        let _ = write!(s, "PC[{}]", ggf_value(p));
+    }
     if let Some(d) = &g.date {
         let _ = write!(s, "DT[{}]", ggf_value(d));
     }
@@ -208,7 +211,14 @@ fn ggf_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
     }
     match &g.result {
         Some(r) => {
-            let _ = write!(s, "RE[{:+}.000]", r.disc_diff);
+            // GGS marks how a game ended early: `:r` resigned, `:t` timeout, `:s` by agreement.
+            let how = r
+                .raw
+                .rsplit_once(':')
+                .map(|(_, how)| how)
+                .filter(|how| matches!(*how, "r" | "t" | "s"))
+                .map_or(String::new(), |how| format!(":{how}"));
+            let _ = write!(s, "RE[{:+}.000{how}]", r.disc_diff);
         }
         None => s.push_str("RE[?]"),
     }
@@ -280,6 +290,9 @@ fn counts(diff: i32) -> String {
 
 fn pgn_game(g: &GameRecord, s: &mut String) -> Result<(), &'static str> {
     pgn_tag(s, "Event", g.event.as_deref().unwrap_or("?"));
+    if let Some(p) = &g.place {
+        pgn_tag(s, "Site", p);
+    }
     let year = g.year.map(|y| y.to_string());
     pgn_tag(
         s,
