@@ -245,11 +245,17 @@ fn wthor_with_names_passes_empties_and_unfinished_games() {
     assert_eq!(g.games[2].source.location, Location::Record(3));
     assert!(!g.games[2].complete);
     assert!(g.summary.warnings.is_empty());
-    let cut = read(&["truncated.wtb"]);
-    assert_eq!((cut.summary.read, cut.summary.accepted), (3, 1));
-    assert_eq!(
-        cut.summary.skipped_by_reason[&SkipReason::Truncated].count,
-        2
+    // A file cut short is an unreadable input (its whole games are still read), not two
+    // skipped games in a file that looks fine.
+    let cut = ingest(&[fix("truncated.wtb")], &IngestOptions::default()).unwrap();
+    assert_eq!((cut.summary.read, cut.summary.accepted), (1, 1));
+    let failed: Vec<_> = cut.summary.failed_files().collect();
+    assert_eq!(failed.len(), 1);
+    assert!(
+        failed[0]
+            .1
+            .contains("the header promises 3 games, the file holds 1 and 30 bytes"),
+        "{failed:?}"
     );
 }
 
