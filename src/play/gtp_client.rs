@@ -1,7 +1,9 @@
 //! A player backed by an external GTP engine run as a subprocess (e.g. `gtp-rhino -l 5`).
 
 use crate::board::{Color, Move, Position};
-use crate::play::gtp_wire::{parse_vertex, read_line_lossy, response_head, Command, Verb};
+use crate::play::gtp_wire::{
+    parse_vertex, read_line_lossy, response_head, Command, Verb, WireLine,
+};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
@@ -49,6 +51,10 @@ impl Process {
             let mut stdout = BufReader::new(stdout);
             let mut buf = Vec::new();
             while let Ok(Some(line)) = read_line_lossy(&mut stdout, &mut buf) {
+                // An engine's overlong line answers nothing we asked.
+                let WireLine::Text(line) = line else {
+                    continue;
+                };
                 if tx.send(line).is_err() {
                     break;
                 }

@@ -5,7 +5,9 @@
 
 use crate::board::{Color, Move, Position};
 use crate::play::clock::{Clock, TimeControl};
-use crate::play::gtp_wire::{read_line_lossy, split_line, vertex, write_response, Command, Verb};
+use crate::play::gtp_wire::{
+    read_line_lossy, split_line, vertex, write_response, Command, Verb, WireLine, MAX_LINE,
+};
 use crate::play::seconds::percent_of;
 use crate::play::{Budget, GameState, Player};
 use std::io::{self, BufRead, Write};
@@ -60,6 +62,15 @@ impl GtpServer {
         }
         let mut buf = Vec::new();
         while let Some(line) = read_line_lossy(&mut input, &mut buf)? {
+            let line = match line {
+                WireLine::Text(line) => line,
+                WireLine::TooLong => {
+                    let why = format!("line longer than {} MiB: ignored", MAX_LINE >> 20);
+                    write_response(output, None, false, &why)?;
+                    output.flush()?;
+                    continue;
+                }
+            };
             let Some((id, name, args)) = split_line(&line) else {
                 continue;
             };

@@ -5,6 +5,7 @@ use crate::book::key::equivalent_moves;
 use crate::book::Book;
 use crate::engine::{score_number, Engine, Limits};
 use crate::play::book_choice::book_move;
+use crate::play::gtp_wire::MAX_LINE;
 use crate::play::seconds::Seconds;
 use crate::protocol::ggf_clock::GameClock;
 use crate::transcript::{ingest_bytes, Format, IngestError, IngestOptions};
@@ -444,6 +445,9 @@ impl Inbox {
 /// newline); `None` at the end. The lines of one read travel together so that a script written
 /// in one piece is queued whole before any of its searches starts.
 fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Option<Vec<String>>> {
+    // Past MAX_LINE the rest of an overlong line is dropped as it comes, so no input can
+    // make memory grow without end.
+    let mut skipping = false;
     loop {
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
@@ -451,12 +455,20 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
-            if partial.is_empty() {
+            if partial.is_empty() || skipping {
                 return Ok(None);
             }
             return Ok(Some(vec![lossy(partial)]));
         }
         let n = buf.len();
+        if skipping {
+            let end = buf.iter().position(|&b| b == b'\n');
+            input.consume(end.map_or(n, |i| i + 1));
+            if end.is_some() {
+                skipping = false;
+            }
+            continue;
+        }
         let old_len = partial.len();
         partial.extend_from_slice(buf);
         input.consume(n);
@@ -471,6 +483,15 @@ fn read_lines(input: &mut impl BufRead, partial: &mut Vec<u8>) -> io::Result<Opt
             let mut done = std::mem::replace(partial, rest);
             done.pop();
             return Ok(Some(done.split(|&b| b == b'\n').map(lossy).collect()));
+        }
+        if partial.len() > MAX_LINE {
+            eprintln!(
+                "othbook nboard: a line longer than {} MiB was ignored",
+                MAX_LINE >> 20
+            );
+            partial.clear();
+            partial.shrink_to(1 << 16);
+            skipping = true;
         }
     }
 }
@@ -505,6 +526,18 @@ mod tests {
     }
 
     /// Regression: `go` thought the fixed per-move time whatever the game's clock said.
+    #[test]
+    fn regression_an_endless_line_grew_memory_without_bound() {
+        let mut bytes = vec![b'x'; MAX_LINE + (1 << 17)];
+        bytes.extend_from_slice(b"\nping 1\n");
+        let mut input = io::BufReader::with_capacity(1 << 16, io::Cursor::new(bytes));
+        let mut partial = Vec::new();
+        let lines = read_lines(&mut input, &mut partial).unwrap();
+        assert_eq!(lines, Some(vec!["ping 1".to_string()]));
+        assert!(partial.capacity() < 2 * MAX_LINE);
+        assert_eq!(read_lines(&mut input, &mut partial).unwrap(), None);
+    }
+
     #[test]
     fn regression_nboard_go_ignored_the_game_clock() {
         let mut s = server();
