@@ -364,12 +364,21 @@ fn add_unchecked(a: &Stats, b: &Stats) -> Stats {
     }
 }
 
-/// Games per part when a book is built from a stream: a part is built on its own (exact
-/// counts, no pruning) and merged into the parts before it.
-pub const STREAM_PART: usize = 200_000;
+/// Position records (24 bytes each) one part of a streamed build may hold: about 400 MB.
+const PART_RECORDS: usize = 1 << 24;
+
+/// Games per part when a book of `plies` is built from a stream: as many as fit in
+/// [`PART_RECORDS`] (275,000 games at 60 plies, 409,000 at 40). A part is built on its own
+/// with exact counts, unpruned, and merged into the parts before it; so an input that fits
+/// in one part, as WTHOR and the logbook together do, is built and pruned in one go, and
+/// only larger ones pay for merging unpruned parts.
+#[must_use]
+pub fn stream_part(plies: u8) -> usize {
+    (PART_RECORDS / (usize::from(plies) + 1)).max(1 << 14)
+}
 
 /// Builds a book from games that arrive a block at a time, holding at most one part of
-/// games besides the book: parts of [`STREAM_PART`] games are built and merged as they
+/// games besides the book: parts (see [`stream_part`]) are built and merged as they
 /// fill, like a binary counter (each game takes part in O(log parts) merges), and pruned at
 /// the end. The result is the book [`build`] makes from all the games at once.
 pub struct StreamBuilder<'a> {
@@ -385,7 +394,7 @@ pub struct StreamBuilder<'a> {
 
 impl<'a> StreamBuilder<'a> {
     /// A builder for `options` (checked here), `created` as in [`build`]; `part` games are
-    /// built at a time (use [`STREAM_PART`]).
+    /// built at a time (use [`stream_part`]).
     pub fn new(
         options: &BuildOptions,
         created: u64,

@@ -33,7 +33,7 @@ pub mod key;
 mod reader;
 mod stats;
 
-pub use build::{build, BuildReport, StreamBuilder, MAX_PLIES, STREAM_PART};
+pub use build::{build, stream_part, BuildReport, StreamBuilder, MAX_PLIES};
 pub use checksum::checksum;
 pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,

@@ -4,7 +4,7 @@ use super::common::{bad, threads_arg};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
 use othbook::book::{
-    write_book, BuildOptions, GameFilter, PlayerColor, StreamBuilder, MAX_PLIES, STREAM_PART,
+    stream_part, write_book, BuildOptions, GameFilter, PlayerColor, StreamBuilder, MAX_PLIES,
 };
 use othbook::transcript::people::NameCounts;
 use othbook::transcript::{ingest_each, IngestOptions};
@@ -153,7 +153,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let start = Instant::now();
     let (bar, progress) = input_progress(&args.inputs);
     let no_progress = |_| {};
-    let mut builder = StreamBuilder::new(&options, date, STREAM_PART, &no_progress)?;
+    let mut builder = StreamBuilder::new(&options, date, stream_part(options.plies), &no_progress)?;
     // Names are counted only to explain filters that match nothing.
     let filtered = options.filter != GameFilter::default();
     let mut names = NameCounts::default();
