@@ -417,13 +417,14 @@ fn regression_ingest_memory_grew_with_the_input() {
         peaks.push((mb, build, stats));
     }
     let (_, b1, s1) = peaks[0];
-    let (_, b3, s3) = peaks[1];
+    let (_, b2, s2) = peaks[1];
+    // The allocator keeps some freed memory per thread: a little drift, not growth.
     assert!(
-        b3 < b1 * 13 / 10 + 20_000 && b3 < 800_000,
+        b2 < b1 * 125 / 100 && b2 < 1_500_000,
         "{peaks:?} (MB in, KB peak)"
     );
     assert!(
-        s3 < s1 * 13 / 10 + 20_000 && s3 < 300_000,
+        s2 < s1 * 125 / 100 && s2 < 300_000,
         "{peaks:?} (MB in, KB peak)"
     );
 }
