@@ -331,3 +331,18 @@ fn a_side_without_moves_is_analysed_as_a_pass() {
     assert_eq!(a.best_move, Move::Pass);
     assert_eq!(a.pv.first(), Some(&Move::Pass));
 }
+
+/// Regression: a long solve showed no progress, because the engine reports only finished
+/// iterations. The watched count runs with the search and ends at the analysis's nodes.
+#[test]
+fn regression_long_solves_showed_no_progress_watched_nodes_count_the_search() {
+    let e = engine(Algorithm::Pvs, 2);
+    let nodes = std::sync::atomic::AtomicU64::new(12_345);
+    for board in positions(11, 2, 40) {
+        let a = e
+            .analyze_watched(&board, &Limits::exact(), &nodes, |_| {})
+            .unwrap();
+        assert!(a.nodes > 0);
+        assert_eq!(nodes.load(Ordering::Relaxed), a.nodes);
+    }
+}

@@ -6,6 +6,7 @@ use othbook::board::{Move, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, SCALE};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Arguments of `othbook solve`.
@@ -108,14 +109,31 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let (mut total_nodes, mut total_time, mut checked, mut wrong) = (0u64, Duration::ZERO, 0, 0);
     for t in &tasks {
         let spinner = progress(t);
-        let a = engine
-            .analyze_with(&t.position.board, &limits, |it| {
-                spinner.set_message(format!(
-                    "{}: depth {} done, {} nodes",
-                    t.label, it.depth, it.nodes
-                ));
-            })
-            .map_err(|e| bad(format!("{}: {e}", t.label)))?;
+        let nodes = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        let a = std::thread::scope(|scope| {
+            if !spinner.is_hidden() {
+                // The engine only reports finished iterations; an exact solve finishes its
+                // last one at the end, so the live count is read here.
+                scope.spawn(|| {
+                    let start = std::time::Instant::now();
+                    while !done.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(250));
+                        let n = nodes.load(Ordering::Relaxed);
+                        let rate = n as f64 / start.elapsed().as_secs_f64().max(1e-3) / 1e6;
+                        spinner.set_message(format!(
+                            "{}: {} nodes, {rate:.1} M nodes/s",
+                            t.label,
+                            group_thousands(n)
+                        ));
+                    }
+                });
+            }
+            let a = engine.analyze_watched(&t.position.board, &limits, &nodes, |_| {});
+            done.store(true, Ordering::Relaxed);
+            a
+        })
+        .map_err(|e| bad(format!("{}: {e}", t.label)))?;
         spinner.finish_and_clear();
         total_nodes += a.nodes;
         total_time += a.elapsed;
@@ -181,7 +199,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// A spinner on stderr with the time so far and the last finished iteration, for solves
+/// A spinner on stderr with the time so far, the nodes searched and the rate, for solves
 /// long enough to look hung; hidden when stderr is not a terminal.
 fn progress(t: &Task) -> indicatif::ProgressBar {
     // Below this a solve takes well under a second: a spinner would only flicker.
@@ -320,4 +338,17 @@ mod tests {
         assert_eq!(mixed.check(mv("e6"), SCALE, true), Some(false));
         assert_eq!(task(&[]).check(mv("d3"), 0, true), None);
     }
+}
+
+/// `12,345,678`-style digits.
+fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

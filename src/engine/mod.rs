@@ -390,7 +390,7 @@ impl<E: Evaluator> Engine<E> {
         limits: &Limits,
         on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
-        self.run(board, limits, None, on_iteration)
+        self.run(board, limits, None, None, on_iteration)
     }
 
     /// Like [`Engine::analyze_with`], and stopped by another thread setting `stop`: the search
@@ -403,7 +403,21 @@ impl<E: Evaluator> Engine<E> {
         stop: &AtomicBool,
         on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
-        self.run(board, limits, Some(stop), on_iteration)
+        self.run(board, limits, Some(stop), None, on_iteration)
+    }
+
+    /// Like [`Engine::analyze_with`], with the search's node count kept up to date in
+    /// `nodes` while it runs (each thread adds its nodes every few thousand), for progress
+    /// reports from another thread. `nodes` is set to zero first.
+    pub fn analyze_watched(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        nodes: &AtomicU64,
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Result<Analysis, EngineError> {
+        nodes.store(0, Ordering::Relaxed);
+        self.run(board, limits, None, Some(nodes), on_iteration)
     }
 
     fn run(
@@ -411,9 +425,11 @@ impl<E: Evaluator> Engine<E> {
         board: &Board,
         limits: &Limits,
         cancel: Option<&AtomicBool>,
+        watched: Option<&AtomicU64>,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
         check_limits(limits)?;
+        let own_count = AtomicU64::new(0);
         if board.is_game_over() {
             return Err(EngineError::GameOver);
         }
@@ -444,7 +460,7 @@ impl<E: Evaluator> Engine<E> {
             cancel,
             solving: AtomicBool::new(false),
             deadline: limits.time.map(|t| start + t),
-            nodes: AtomicU64::new(0),
+            nodes: watched.unwrap_or(&own_count),
             start,
         };
         let multipv = limits.multipv.min(moves.len());
@@ -668,6 +684,7 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         line.pv = pv;
         return;
     }
+    let nodes = AtomicU64::new(0);
     let shared = Shared {
         eval: &engine.eval,
         tt: &engine.tt,
@@ -677,7 +694,7 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         cancel: None,
         solving: AtomicBool::new(false),
         deadline: None,
-        nodes: AtomicU64::new(0),
+        nodes: &nodes,
         start: Instant::now(),
     };
     let mut w = Worker::new(&shared, true, Algorithm::Pvs);

@@ -106,8 +106,9 @@ pub(crate) struct Shared<'a, E> {
     /// drop the midgame iteration they are in and join it.
     pub solving: AtomicBool,
     pub deadline: Option<Instant>,
-    /// Nodes published by all threads so far.
-    pub nodes: AtomicU64,
+    /// Nodes published by all threads so far (the caller's counter when it watches them,
+    /// see [`super::Engine::analyze_watched`]).
+    pub nodes: &'a AtomicU64,
     pub start: Instant,
 }
 
