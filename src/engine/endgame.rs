@@ -628,7 +628,7 @@ mod tests {
             cancel: None,
             solving: AtomicBool::new(false),
             deadline: None,
-            nodes: AtomicU64::new(0),
+            nodes: &AtomicU64::new(0),
             start: Instant::now(),
         };
         let mut worker = Worker::new(&shared, true, Algorithm::Pvs);
