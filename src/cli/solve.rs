@@ -296,6 +296,19 @@ fn parse_range(r: &str) -> Option<(usize, usize)> {
     (a >= 1 && a <= b).then_some((a, b))
 }
 
+/// `12,345,678`-style digits.
+fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,17 +351,4 @@ mod tests {
         assert_eq!(mixed.check(mv("e6"), SCALE, true), Some(false));
         assert_eq!(task(&[]).check(mv("d3"), 0, true), None);
     }
-}
-
-/// `12,345,678`-style digits.
-fn group_thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
