@@ -480,3 +480,56 @@ fn regression_train_and_match_outputs_could_overwrite_their_inputs() {
     );
     assert!(!d.join("new.txt").exists());
 }
+
+/// CSV (its header read from the first block) and WTHOR (records cut across blocks, the
+/// header's count checked at the end) streamed over several blocks.
+#[test]
+fn streamed_csv_and_wthor_over_several_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let csv = std::fs::read_to_string(format!("{FIX}/games.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    let row = lines.next().unwrap();
+    let rows = 5_000_000 / row.len();
+    let mut big = format!("{header}\n");
+    for _ in 0..rows {
+        big.push_str(row);
+        big.push('\n');
+    }
+    big.push_str("9,1,f5f5\n");
+    std::fs::write(d.join("big.csv"), &big).unwrap();
+    let (code, _, err) = run_in(d, &["games", "stats", "big.csv"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!("{} games read, {rows} accepted", rows + 1)),
+        "{err}"
+    );
+    assert!(err.contains(&format!("big.csv:{}", rows + 2)), "{err}");
+
+    // 40,000 records of WTH_2021 (2.7 MB: 2 MiB blocks cut inside a record).
+    let wtb = std::fs::read(need("../shared/data/wthor/WTH_2021.wtb")).unwrap();
+    let records = &wtb[16..];
+    let n = 40_000usize;
+    let mut out = wtb[..16].to_vec();
+    out[4..8].copy_from_slice(&(n as u32).to_le_bytes());
+    for i in 0..n {
+        let k = i % 320;
+        out.extend_from_slice(&records[k * 68..(k + 1) * 68]);
+    }
+    std::fs::write(d.join("big.wtb"), &out).unwrap();
+    let (code, _, err) = run_in(d, &["games", "stats", "big.wtb"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!("{n} games read, {n} accepted")),
+        "{err}"
+    );
+    // The same file cut short is named, with the records it holds.
+    std::fs::write(d.join("cut.wtb"), &out[..out.len() - 68 * 1000 - 10]).unwrap();
+    let (code, _, err) = run_in(d, &["games", "stats", "cut.wtb"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("the header promises 40000 games, the file holds 38999 and 58 bytes"),
+        "{err}"
+    );
+}
