@@ -240,18 +240,29 @@ impl NboardServer {
         })
     }
 
+    /// A damaged book (found by a lazily checked read) is reported and not used again: the
+    /// session goes on searching, as the GUI expects, rather than ending.
+    fn drop_book<T>(&mut self, e: &impl std::fmt::Display) -> Option<T> {
+        eprintln!("othbook nboard: {e}; the book is not used for the rest of the session");
+        self.book = None;
+        None
+    }
+
     fn hint(&mut self, n: usize, stop: &AtomicBool, out: &mut impl Write) -> io::Result<()> {
         if self.position.board.is_game_over() {
             return writeln!(out, "status game over");
         }
         writeln!(out, "status analysing")?;
-        if let Some(book) = &self.book {
+        let book_moves = match &self.book {
+            Some(book) => book.try_moves(&self.position.board).map(Some),
+            None => Ok(None),
+        };
+        let book_moves = book_moves.unwrap_or_else(|e| self.drop_book(&e));
+        if let Some(moves) = book_moves {
             let plies = self.moves.iter().filter(|m| !m.is_pass()).count();
             // One hint per square: the GUI marks squares, and a symmetric position's book
             // entry stands for several (at the start f5 for d3, c4 and e6 too).
             let board = &self.position.board;
-            // A damaged book ends the session: hints without the book's moves would mislead.
-            let moves = book.try_moves(board).map_err(io::Error::other)?;
             let hints = moves.into_iter().flat_map(|(mv, st)| {
                 equivalent_moves(board, mv)
                     .into_iter()
@@ -316,9 +327,10 @@ impl NboardServer {
             return writeln!(out, "=== PA");
         }
         let in_book = match self.book.as_deref() {
-            Some(b) => book_move(b, &board).map_err(io::Error::other)?,
-            None => None,
+            Some(b) => book_move(b, &board),
+            None => Ok(None),
         };
+        let in_book = in_book.unwrap_or_else(|e| self.drop_book(&e));
         if let Some((mv, st)) = in_book {
             let eval = st.average_diff().unwrap_or(0.0);
             writeln!(out, "status book move")?;
@@ -525,7 +537,6 @@ mod tests {
         assert!(diag.is_empty(), "{}", String::from_utf8_lossy(&diag));
     }
 
-    /// Regression: `go` thought the fixed per-move time whatever the game's clock said.
     #[test]
     fn regression_an_endless_line_grew_memory_without_bound() {
         let mut bytes = vec![b'x'; MAX_LINE + (1 << 17)];
@@ -538,6 +549,35 @@ mod tests {
         assert_eq!(read_lines(&mut input, &mut partial).unwrap(), None);
     }
 
+    /// Regression: a damaged block of a lazily checked book ended the session at `go` or
+    /// `hint`; the book is now dropped with a word on stderr and the engine searches.
+    #[test]
+    fn regression_damaged_lazy_book_ended_the_nboard_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("damaged.book");
+        let mut bytes = std::fs::read(crate::book::default_path()).expect("books/wthor.book");
+        // A flipped byte in every 64 KiB data block; header and checksums intact.
+        let data_start =
+            (40 + u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize + 7) & !7;
+        let sums = ((bytes.len() >> 16) + 1) * 8;
+        for at in (data_start..bytes.len() - sums).step_by(1 << 16) {
+            bytes[at] ^= 0x40;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let book = Book::open_lazy(&path).expect("opens: only reads fail");
+        let mut s = server().with_book(Some(Arc::new(book)));
+        set(&mut s, "depth 2");
+        let stop = AtomicBool::new(false);
+        let mut out = Vec::new();
+        s.hint(3, &stop, &mut out).expect("the session goes on");
+        s.go(&stop, &mut out).expect("the session goes on");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("=== "), "{text}");
+        assert!(!text.contains("book move"), "{text}");
+        assert!(s.book.is_none());
+    }
+
+    /// Regression: `go` thought the fixed per-move time whatever the game's clock said.
     #[test]
     fn regression_nboard_go_ignored_the_game_clock() {
         let mut s = server();
