@@ -308,6 +308,28 @@ impl Book {
         self.layout.file_len
     }
 
+    /// Byte ranges of the file's checksummed data blocks, in order: what a lazily opened book
+    /// checks block by block as it reads (for tools that check or repair files, and tests
+    /// that damage one on purpose).
+    pub fn data_blocks(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        (0..self.layout.blocks()).map(|b| self.layout.block(b))
+    }
+
+    /// Writes to `path` a copy of the default book with a flipped byte in every data block:
+    /// it opens lazily (header and checksums intact) and every read of its tables fails.
+    #[cfg(test)]
+    pub(crate) fn write_damaged_default(path: &Path) {
+        let mut bytes = std::fs::read(super::default_path()).expect("books/wthor.book");
+        let blocks: Vec<_> = Book::from_bytes(bytes.clone(), "wthor.book")
+            .expect("the default book opens")
+            .data_blocks()
+            .collect();
+        for block in blocks {
+            bytes[block.start] ^= 0x40;
+        }
+        std::fs::write(path, &bytes).expect("writable");
+    }
+
     /// Byte range of the position table (tests damage it on purpose).
     #[cfg(test)]
     pub(crate) fn position_table(&self) -> Range<usize> {

@@ -325,13 +325,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("damaged.book");
         let mut bytes = std::fs::read(othbook::book::default_path()).expect("books/wthor.book");
-        // Every 64 KiB data block gets a flipped byte; the header and the checksums at the
-        // end stay intact, so the book opens and only its reads fail.
-        let data_start =
-            (40 + u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize + 7) & !7;
-        let sums = ((bytes.len() >> 16) + 1) * 8;
-        for at in (data_start..bytes.len() - sums).step_by(1 << 16) {
-            bytes[at] ^= 0x40;
+        // A flipped byte in every data block; the header and the checksums stay intact, so
+        // the book opens and only its reads fail.
+        let blocks: Vec<_> = othbook::book::Book::from_bytes(bytes.clone(), "wthor.book")
+            .unwrap()
+            .data_blocks()
+            .collect();
+        for block in blocks {
+            bytes[block.start] ^= 0x40;
         }
         std::fs::write(&path, &bytes).unwrap();
         let book = super::super::common::open_book_checking(Some(&path), 0).expect("opens");

@@ -129,15 +129,7 @@ mod tests {
     fn regression_book_move_damaged_lazy_book_was_no_book_move() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("damaged.book");
-        let mut bytes = std::fs::read(default_path()).expect("books/wthor.book");
-        let header_len = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
-        let data_start = (40 + header_len + 7) & !7;
-        // One flipped byte per 64 KiB data block, none in the checksums at the end.
-        let sums = ((bytes.len() >> 16) + 1) * 8;
-        for at in (data_start..bytes.len() - sums).step_by(1 << 16) {
-            bytes[at] ^= 0x40;
-        }
-        std::fs::write(&path, &bytes).unwrap();
+        Book::write_damaged_default(&path);
         let book = Book::open_lazy(&path).expect("the header is intact");
         let pos = Position::START
             .replay(parse_moves("f5").unwrap())

@@ -555,15 +555,7 @@ mod tests {
     fn regression_damaged_lazy_book_ended_the_nboard_session() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("damaged.book");
-        let mut bytes = std::fs::read(crate::book::default_path()).expect("books/wthor.book");
-        // A flipped byte in every 64 KiB data block; header and checksums intact.
-        let data_start =
-            (40 + u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize + 7) & !7;
-        let sums = ((bytes.len() >> 16) + 1) * 8;
-        for at in (data_start..bytes.len() - sums).step_by(1 << 16) {
-            bytes[at] ^= 0x40;
-        }
-        std::fs::write(&path, &bytes).unwrap();
+        Book::write_damaged_default(&path);
         let book = Book::open_lazy(&path).expect("opens: only reads fail");
         let mut s = server().with_book(Some(Arc::new(book)));
         set(&mut s, "depth 2");
