@@ -424,12 +424,6 @@ impl<'a> StreamBuilder<'a> {
         Ok(())
     }
 
-    /// Games used so far (the last part's games are counted only at [`finish`](Self::finish)).
-    #[must_use]
-    pub fn games_used(&self) -> u64 {
-        self.report.games_used
-    }
-
     fn build_part(&mut self, games: &[GameRecord]) -> Result<(), BookError> {
         let exact = BuildOptions {
             min_games: 1,

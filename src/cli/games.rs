@@ -316,11 +316,7 @@ fn stats(a: StatsArgs, out: &mut impl Write) -> Result<()> {
         }
         Ok(())
     })?;
-    let got = othbook::transcript::Ingest {
-        games: Vec::new(),
-        summary,
-    };
-    for f in &got.summary.files {
+    for f in &summary.files {
         let Some(fmt) = f.format else { continue };
         let group = groups.entry(fmt.name().to_string()).or_default();
         for (reason, n) in &f.skipped {
@@ -331,15 +327,12 @@ fn stats(a: StatsArgs, out: &mut impl Write) -> Result<()> {
     let mut all: Vec<(&str, &Stats)> = groups.iter().map(|(k, v)| (k.as_str(), v)).collect();
     all.push(("total", &total));
     let text = match a.format.as_str() {
-        "json" => json(&all, &got.summary),
+        "json" => json(&all, &summary),
         "tsv" => tsv(&all),
         _ => table(&all),
     };
     out.write_all(text.as_bytes())?;
-    unreadable_inputs(
-        &got.summary,
-        "the figures above count only what could be read",
-    )
+    unreadable_inputs(&summary, "the figures above count only what could be read")
 }
 
 fn table(all: &[(&str, &Stats)]) -> String {
