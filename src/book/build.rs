@@ -222,6 +222,7 @@ pub fn build(
                 games_used,
             })
             .collect(),
+        evaluation: None,
     };
     Ok((
         BookData {

@@ -1,6 +1,7 @@
 //! The book in memory, as built or merged and before it is written: header facts, the
 //! position table (sorted by stable hash), the moves of each position and the line trie.
 
+use crate::book::eval::{EvalInfo, PosEval};
 use crate::book::key::{stable_hash, Key};
 use crate::book::stats::Stats;
 use crate::book::BookError;
@@ -139,6 +140,8 @@ pub struct BookInfo {
     pub games: u64,
     /// Input files, sorted by name.
     pub sources: Vec<Source>,
+    /// How the values were searched; `None` for a book without values.
+    pub evaluation: Option<EvalInfo>,
 }
 
 /// A position of the table.
@@ -154,6 +157,8 @@ pub struct PosEntry {
     pub first_move: u32,
     /// Number of moves.
     pub move_count: u16,
+    /// Its leaf and value (all unknown in a book without values).
+    pub eval: PosEval,
 }
 
 /// A move of a position.
@@ -243,13 +248,35 @@ impl BookData {
                 .ok_or_else(overflow)?;
             acc.info.created = acc.info.created.max(b.info.created);
             acc.info.sources = merge_sources(&acc.info.sources, &b.info.sources);
+            acc.info.evaluation = acc.info.evaluation.or_else(|| b.info.evaluation.clone());
         }
         let (positions, moves) = merge_positions(&acc.positions, &acc.moves, &[], &[], min_games)?;
         acc.nodes = merge_tries(&acc.nodes, &[], min_games)?;
         acc.positions = positions;
         acc.moves = moves;
         acc.info.options.min_games = min_games;
+        if acc.info.evaluation.is_some() {
+            // Moves of one book may now lead into positions of another: leaves and values
+            // are checked and negamaxed again.
+            acc.relink();
+        }
         Ok(acc)
+    }
+}
+
+/// The evaluation of a position found in two books: the deeper leaf (the first on a tie);
+/// values are negamaxed again after merging.
+fn combine_evals(a: &PosEval, b: &PosEval) -> PosEval {
+    let leaf = match (a.leaf.score(), b.leaf.score()) {
+        (Some(x), Some(y)) if y.deeper_than(&x) => b.leaf,
+        (None, Some(_)) => b.leaf,
+        _ if a.leaf.is_known() => a.leaf,
+        _ => b.leaf,
+    };
+    PosEval {
+        leaf,
+        value: None,
+        added: a.added && b.added,
     }
 }
 
@@ -344,16 +371,20 @@ fn merge_positions(
                 }
                 let mut e = a;
                 e.stats = add(&a.stats, &b.stats)?;
+                e.eval = combine_evals(&a.eval, &b.eval);
                 (e, list)
             }
         };
-        if entry.stats.games() < min {
+        // No game reached a position or move that `book deviate` added: min_games does not
+        // apply to them.
+        let kept = |games: u64| games >= min || games == 0;
+        if !kept(entry.stats.games()) {
             continue;
         }
         let first_move = u32::try_from(moves.len())
             .map_err(|_| BookError::Merge("more than 2^32 moves".into()))?;
         let before = moves.len();
-        moves.extend(list.into_iter().filter(|m| m.stats.games() >= min));
+        moves.extend(list.into_iter().filter(|m| kept(m.stats.games())));
         positions.push(PosEntry {
             first_move,
             move_count: (moves.len() - before) as u16,
@@ -552,5 +583,6 @@ pub fn pos_entry(key: Key, stats: Stats, first_move: u32, move_count: u16) -> Po
         stats,
         first_move,
         move_count,
+        eval: PosEval::default(),
     }
 }

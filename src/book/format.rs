@@ -5,6 +5,7 @@ use crate::book::checksum::checksum;
 use crate::book::data::{
     levels_of, BookData, BuildOptions, MoveEntry, NodeEntry, PosEntry, Source,
 };
+use crate::book::eval::{EvalInfo, EVAL_SIZE};
 use crate::book::key::Key;
 use crate::book::stats::Stats;
 use crate::book::BookError;
@@ -14,8 +15,11 @@ use std::path::Path;
 
 /// First 8 bytes of every book.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
-/// Format version written, and the newest one read.
-pub const VERSION: u32 = 1;
+/// The newest format version: written for books with values, and the newest one read.
+/// Books without values are written as version 1, which older othbook reads too.
+pub const VERSION: u32 = 2;
+/// The version of books without values.
+pub const VERSION_NO_VALUES: u32 = 1;
 /// Data blocks are 2^16 bytes, each with its own checksum.
 pub const BLOCK_LOG2: u32 = 16;
 /// Bytes before the header: magic, version, block size, file length, header length, checksum.
@@ -33,8 +37,9 @@ pub const NODE_SIZE: usize = 40;
 /// Most bucket-index bits a book may use.
 pub const MAX_BUCKET_BITS: u8 = 28;
 
-/// The bincode-encoded header.
-#[derive(Clone, Debug, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+/// The bincode-encoded header: its fields one after the other, the evaluation settings
+/// only in version 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Seconds since 1970 (deterministic: see the format document).
     pub created: u64,
@@ -54,6 +59,9 @@ pub struct Header {
     pub levels: Vec<u64>,
     /// The position index has `2^bucket_bits + 1` entries.
     pub bucket_bits: u8,
+    /// How the values were searched (version 2; `None` in version 1): the file then has an
+    /// evaluation record per position after the trie.
+    pub evaluation: Option<EvalInfo>,
 }
 
 /// bincode configuration of the header: standard (varint, little endian), at most 16 MiB.
@@ -64,9 +72,9 @@ pub fn bincode_config() -> impl bincode::config::Config {
 impl Header {
     /// The header from its bytes, field by field so that damage is reported by the field it
     /// hit and in words (bincode's own errors name Rust types). Also returns the bytes used.
-    pub fn decode(bytes: &[u8]) -> Result<(Header, usize), String> {
+    pub fn decode(bytes: &[u8], version: u32) -> Result<(Header, usize), String> {
         let mut at = 0;
-        let h = Header {
+        let mut h = Header {
             created: field(bytes, &mut at, "creation time")?,
             options: field(bytes, &mut at, "build options")?,
             games: field(bytes, &mut at, "game count")?,
@@ -76,8 +84,41 @@ impl Header {
             nodes: field(bytes, &mut at, "trie node count")?,
             levels: field(bytes, &mut at, "trie levels")?,
             bucket_bits: field(bytes, &mut at, "index size")?,
+            evaluation: None,
         };
+        if version >= 2 {
+            h.evaluation = Some(field(bytes, &mut at, "evaluation settings")?);
+        }
         Ok((h, at))
+    }
+
+    /// The format version of a book with this header.
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        if self.evaluation.is_some() {
+            VERSION
+        } else {
+            VERSION_NO_VALUES
+        }
+    }
+
+    /// The header's bytes in the file.
+    pub fn encode(&self) -> Result<Vec<u8>, bincode::error::EncodeError> {
+        let mut out = Vec::new();
+        let fixed = (
+            self.created,
+            &self.options,
+            self.games,
+            &self.sources,
+            (self.positions, self.moves, self.nodes),
+            &self.levels,
+            self.bucket_bits,
+        );
+        out.extend(bincode::encode_to_vec(fixed, bincode_config())?);
+        if let Some(e) = &self.evaluation {
+            out.extend(bincode::encode_to_vec(e, bincode_config())?);
+        }
+        Ok(out)
     }
 }
 
@@ -118,7 +159,9 @@ pub struct Layout {
     pub moves: Range<usize>,
     /// Trie node records.
     pub nodes: Range<usize>,
-    /// Block checksums, one `u64` per block of `data_start..nodes.end`.
+    /// Evaluation records, one per position (empty in a book without values).
+    pub evals: Range<usize>,
+    /// Block checksums, one `u64` per block of `data_start..evals.end`.
     pub sums: Range<usize>,
     /// Whole file.
     pub file_len: usize,
@@ -141,14 +184,21 @@ impl Layout {
         let positions = at(index.end, h.positions, POS_SIZE)?;
         let moves = at(positions.end, h.moves, MOVE_SIZE)?;
         let nodes = at(moves.end, h.nodes, NODE_SIZE)?;
-        let blocks = (nodes.end - data_start).div_ceil(1 << BLOCK_LOG2);
-        let sums = at(nodes.end, blocks as u64, 8)?;
+        let evaluated = if h.evaluation.is_some() {
+            h.positions
+        } else {
+            0
+        };
+        let evals = at(nodes.end, evaluated, EVAL_SIZE)?;
+        let blocks = (evals.end - data_start).div_ceil(1 << BLOCK_LOG2);
+        let sums = at(evals.end, blocks as u64, 8)?;
         Some(Layout {
             data_start,
             index,
             positions,
             moves,
             nodes,
+            evals,
             file_len: sums.end,
             sums,
         })
@@ -164,7 +214,7 @@ impl Layout {
     #[must_use]
     pub fn block(&self, b: usize) -> Range<usize> {
         let start = self.data_start + (b << BLOCK_LOG2);
-        start..(start + (1 << BLOCK_LOG2)).min(self.nodes.end)
+        start..(start + (1 << BLOCK_LOG2)).min(self.evals.end)
     }
 }
 
@@ -275,14 +325,16 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
         nodes: data.nodes.len() as u64,
         levels: levels_of(&data.nodes),
         bucket_bits,
+        evaluation: data.info.evaluation.clone(),
     };
-    let header_bytes = bincode::encode_to_vec(&header, bincode_config())
+    let header_bytes = header
+        .encode()
         .map_err(|e| BookError::Options(format!("header cannot be encoded: {e}")))?;
     let layout = Layout::new(header_bytes.len() as u64, &header)
         .ok_or_else(|| BookError::Options("book too large".into()))?;
     let mut out = Vec::with_capacity(layout.file_len);
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&header.version().to_le_bytes());
     out.extend_from_slice(&BLOCK_LOG2.to_le_bytes());
     out.extend_from_slice(&(layout.file_len as u64).to_le_bytes());
     out.extend_from_slice(&(header_bytes.len() as u64).to_le_bytes());
@@ -322,6 +374,12 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
         out.extend_from_slice(&n.child_count.to_le_bytes());
     }
     debug_assert_eq!(out.len(), layout.nodes.end);
+    if header.evaluation.is_some() {
+        for p in &data.positions {
+            out.extend_from_slice(&p.eval.encode());
+        }
+    }
+    debug_assert_eq!(out.len(), layout.evals.end);
     for b in 0..layout.blocks() {
         let sum = checksum(&out[layout.block(b)]);
         out.extend_from_slice(&sum.to_le_bytes());

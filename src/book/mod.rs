@@ -28,10 +28,13 @@ mod build;
 mod checksum;
 mod data;
 mod default;
+mod eval;
 mod format;
 pub mod key;
+mod negamax;
 mod reader;
 mod stats;
+mod values;
 
 pub use build::{build, stream_part, BuildReport, StreamBuilder, MAX_PLIES};
 pub use checksum::checksum;
@@ -39,9 +42,12 @@ pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
 };
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
+pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, SCORE_SCALE};
 pub use format::{encode, write_book, VERSION};
+pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
+pub use values::MoveValue;
 
 /// Why a book cannot be built, merged, written or read.
 #[derive(Debug, thiserror::Error)]

@@ -4,6 +4,7 @@
 use crate::board::{Board, Move, Square, Symmetry};
 use crate::book::checksum::checksum;
 use crate::book::data::{BookData, BookInfo, MoveEntry, NodeEntry, PosEntry, NO_PARENT};
+use crate::book::eval::{PosEval, EVAL_SIZE};
 use crate::book::format::{
     bucket_of, get_move, get_node, get_pos, le32, le64, meta_checksum, Header, Layout, BLOCK_LOG2,
     MAGIC, MAX_HEADER, META_SUM_AT, MOVE_SIZE, NODE_SIZE, POS_SIZE, PREAMBLE, VERSION,
@@ -184,8 +185,8 @@ impl Book {
         let header_bytes = &b[PREAMBLE..PREAMBLE + header_len as usize];
         // The header is decoded before its checksum can be checked (the layout depends on
         // it); bincode decoding is bounded and returns errors on any bytes.
-        let (header, used) =
-            Header::decode(header_bytes).map_err(|e| bad(format!("damaged header: {e}")))?;
+        let (header, used) = Header::decode(header_bytes, le32(b, 8))
+            .map_err(|e| bad(format!("damaged header: {e}")))?;
         if used as u64 != header_len {
             return Err(bad("damaged header: length mismatch".into()));
         }
@@ -260,7 +261,7 @@ impl Book {
     /// The bytes of `range` (a part of the data region), once their blocks are verified.
     fn region(&self, range: Range<usize>) -> Result<&[u8], BookError> {
         let b = self.storage.bytes();
-        if range.start > range.end || range.end > self.layout.nodes.end {
+        if range.start > range.end || range.end > self.layout.evals.end {
             return Err(BookError::Invalid {
                 path: self.name.clone(),
                 reason: format!("record range {range:?} outside the tables"),
@@ -285,7 +286,7 @@ impl Book {
         }
     }
 
-    /// Header facts: date, build options, games, sources.
+    /// Header facts: date, build options, games, sources, evaluation settings.
     #[must_use]
     pub fn info(&self) -> BookInfo {
         BookInfo {
@@ -293,7 +294,30 @@ impl Book {
             options: self.header.options.clone(),
             games: self.header.games,
             sources: self.header.sources.clone(),
+            evaluation: self.header.evaluation.clone(),
         }
+    }
+
+    /// The format version of the file (1: no values, 2: with values).
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.header.version()
+    }
+
+    /// Whether the book holds searched values.
+    #[must_use]
+    pub fn has_values(&self) -> bool {
+        self.header.evaluation.is_some()
+    }
+
+    /// The evaluation record of position `i` (all unknown in a book without values).
+    fn eval_at(&self, i: usize) -> Result<PosEval, BookError> {
+        if self.header.evaluation.is_none() {
+            return Ok(PosEval::default());
+        }
+        let at = self.layout.evals.start + i * EVAL_SIZE;
+        PosEval::decode(self.region(at..at + EVAL_SIZE)?)
+            .ok_or_else(|| self.corrupt("evaluation record"))
     }
 
     /// Number of positions, moves and trie nodes.
@@ -342,7 +366,7 @@ impl Book {
         matches!(self.storage, Storage::Mapped(_))
     }
 
-    fn find(&self, c: &Canonical) -> Result<Option<PosEntry>, BookError> {
+    pub(super) fn find(&self, c: &Canonical) -> Result<Option<PosEntry>, BookError> {
         let h = stable_hash(c.key);
         let bucket = bucket_of(h, self.header.bucket_bits);
         let at = self.layout.index.start + 4 * bucket;
@@ -353,9 +377,11 @@ impl Book {
         }
         let start = self.layout.positions.start;
         let recs = self.region(start + lo * POS_SIZE..start + hi * POS_SIZE)?;
-        for rec in recs.chunks_exact(POS_SIZE) {
+        for (i, rec) in recs.chunks_exact(POS_SIZE).enumerate() {
             if le64(rec, 0) == c.key.player && le64(rec, 8) == c.key.opponent {
-                return Ok(Some(get_pos(rec)));
+                let mut p = get_pos(rec);
+                p.eval = self.eval_at(lo + i)?;
+                return Ok(Some(p));
             }
         }
         Ok(None)
@@ -594,6 +620,13 @@ impl Book {
             .chunks_exact(NODE_SIZE)
             .map(get_node)
             .collect();
+        let mut positions = positions;
+        if self.has_values() {
+            let evals = self.region(l.evals.clone())?;
+            for (p, rec) in positions.iter_mut().zip(evals.chunks_exact(EVAL_SIZE)) {
+                p.eval = PosEval::decode(rec).ok_or_else(|| self.corrupt("evaluation record"))?;
+            }
+        }
         for p in &positions {
             if p.first_move as u64 + p.move_count as u64 > moves.len() as u64 {
                 return Err(self.corrupt("move range"));

@@ -169,6 +169,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         time,
         mode,
         multipv: args.multipv,
+        root_moves: None,
     };
 
     // The book is opened before the search so that a bad --book file fails fast.

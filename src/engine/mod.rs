@@ -23,7 +23,7 @@ pub use eval::{Evaluator, HandEval, Weights};
 pub use pattern::{EvalFileError, PatternEval};
 pub use tt::TranspositionTable;
 
-use crate::board::{Board, Move};
+use crate::board::{Bitboard, Board, Move};
 use search::{iterate, pv_from_tt, Busy, Outcome, RootMove, Shared, Worker};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -119,6 +119,9 @@ pub struct Limits {
     pub mode: Mode,
     /// Number of best moves to score exactly (1 = just the best).
     pub multipv: usize,
+    /// Only these root moves are searched (`None`: all). A book's leaf search uses it for
+    /// the moves that leave the book. Ignored when the side to move must pass.
+    pub root_moves: Option<Bitboard>,
 }
 
 impl Default for Limits {
@@ -128,6 +131,7 @@ impl Default for Limits {
             time: None,
             mode: Mode::Auto,
             multipv: 1,
+            root_moves: None,
         }
     }
 }
@@ -165,6 +169,15 @@ impl Limits {
             ..Limits::default()
         }
     }
+    /// The same limits searching only `moves` at the root.
+    #[must_use]
+    pub fn only(self, moves: Bitboard) -> Limits {
+        Limits {
+            root_moves: Some(moves),
+            ..self
+        }
+    }
+
     /// The same limits with `k` lines.
     #[must_use]
     pub fn multipv(self, k: usize) -> Limits {
@@ -437,8 +450,16 @@ impl<E: Evaluator> Engine<E> {
         let passed = !board.has_moves();
         let root = if passed { board.pass() } else { *board };
         self.tt.new_search();
-        let moves: Vec<RootMove> = root
-            .legal_moves()
+        let allowed = match limits.root_moves {
+            Some(m) if !passed => root.legal_moves() & m,
+            _ => root.legal_moves(),
+        };
+        if allowed.is_empty() && !passed {
+            return Err(EngineError::BadLimits(
+                "none of the root moves asked for is legal".into(),
+            ));
+        }
+        let moves: Vec<RootMove> = allowed
             .iter()
             .map(|sq| {
                 let child = root.play(sq).expect("legal move");
