@@ -31,6 +31,7 @@ mod default;
 mod eval;
 mod format;
 pub mod key;
+mod line_values;
 mod negamax;
 mod reader;
 mod stats;
@@ -44,6 +45,7 @@ pub use data::{
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
 pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, SCORE_SCALE};
 pub use format::{encode, write_book, VERSION};
+pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};

@@ -44,3 +44,148 @@ pub fn need(path: &str) -> &str {
     );
     path
 }
+
+/// Writes `dst`: the book `src` evaluated as `othbook` would store it, each position's leaf
+/// (its best move out of the book) chosen and scored by `leaf` from the position's canonical
+/// board and its moves that leave the book, values negamaxed through the book, and the header
+/// saying the leaves were searched `depth` plies deep. Tests that check how values are used,
+/// not how good they are, score leaves with [`fake_leaf`]; [`searched_leaf`] searches.
+pub fn evaluate_book(
+    src: &Path,
+    dst: &Path,
+    depth: u8,
+    leaf: impl Fn(
+        &othbook::board::Board,
+        &[othbook::board::Move],
+    ) -> Option<(othbook::board::Move, othbook::book::Score)>,
+) -> othbook::book::RelinkReport {
+    use othbook::book::{board_of, key::Canonical, Book, EvalInfo, Graph, Leaf};
+    let mut data = Book::open(src).unwrap().to_data().unwrap();
+    let graph = Graph::of(&data);
+    for (p, node) in data.positions.iter_mut().zip(&graph.nodes) {
+        let board = board_of(p.key);
+        if let Some((mv, score)) = leaf(&board, &node.out).filter(|_| !node.out.is_empty()) {
+            assert!(node.out.contains(&mv), "a leaf leaves the book");
+            let code = Canonical::of(&board).code_of(mv);
+            p.eval.leaf = Leaf::Move { code, score };
+        }
+    }
+    data.info.evaluation = Some(EvalInfo {
+        depth,
+        exact_from: 0,
+    });
+    let report = data.relink_with(&graph);
+    othbook::book::write_book(dst, &data).unwrap();
+    report
+}
+
+/// A deterministic stand-in for a search: each move out of the book gets a score from a hash
+/// of the position it leads to (within ±8 discs), and the best of them is the leaf.
+pub fn fake_leaf(
+    board: &othbook::board::Board,
+    out: &[othbook::board::Move],
+) -> Option<(othbook::board::Move, othbook::book::Score)> {
+    use othbook::book::{key::Canonical, Score, ValueKind};
+    out.iter()
+        .map(|&mv| {
+            let child = Canonical::of(&board.play_move(mv).unwrap()).key;
+            let h =
+                (child.player ^ child.opponent.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            // The child's value for its side to move, negated: the mover's score.
+            let score = -(((h >> 40) % 1601) as i16 - 800);
+            (
+                mv,
+                Score {
+                    score,
+                    depth: 4,
+                    kind: ValueKind::Midgame,
+                },
+            )
+        })
+        .max_by_key(|(_, s)| s.score)
+}
+
+/// The engine's best move among `out`, searched `depth` plies deep, as the leaf.
+pub fn searched_leaf(
+    depth: u32,
+) -> impl Fn(
+    &othbook::board::Board,
+    &[othbook::board::Move],
+) -> Option<(othbook::board::Move, othbook::book::Score)> {
+    use othbook::board::{Bitboard, Move};
+    use othbook::book::{Score, ValueKind};
+    use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind};
+    let engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    move |board, out| {
+        let squares = out
+            .iter()
+            .filter_map(|m| m.square())
+            .fold(0u64, |b, sq| b | Bitboard::from(sq).0);
+        if squares == 0 {
+            // Only a pass leaves the book: the replies decide, as the book stores them.
+            return None;
+        }
+        let a = engine
+            .analyze(board, &Limits::depth(depth).only(Bitboard(squares)))
+            .ok()?;
+        let kind = match a.kind {
+            ScoreKind::Exact => ValueKind::Exact,
+            ScoreKind::Wld => ValueKind::Wld,
+            ScoreKind::Midgame => ValueKind::Midgame,
+        };
+        (a.best_move != Move::Pass).then_some((
+            a.best_move,
+            Score {
+                score: a.score as i16,
+                depth: a.depth as u8,
+                kind,
+            },
+        ))
+    }
+}
+
+/// The default book evaluated with [`fake_leaf`], written once per test binary (its folder
+/// lives as long as the binary).
+pub fn fake_evaluated_book() -> &'static Path {
+    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    let (_, path) = BOOK.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("evaluated.book");
+        let report = evaluate_book(&othbook::book::default_path(), &path, 4, fake_leaf);
+        assert!(report.valued > 0 && report.missing == 0, "{report:?}");
+        (dir, path)
+    });
+    path
+}
+
+/// The position after `moves` (from the start).
+pub fn after(moves: &str) -> othbook::board::Position {
+    othbook::board::Position::START
+        .replay(othbook::board::parse_moves(moves).unwrap())
+        .unwrap()
+        .end
+}
+
+/// `score` (for `side` to move) as black minus white, in discs.
+pub fn black_discs(score: othbook::book::Score, side: othbook::board::Color) -> f64 {
+    match side {
+        othbook::board::Color::Black => score.discs(),
+        othbook::board::Color::White => -score.discs(),
+    }
+}
+
+/// Runs othbook in the current folder and returns stdout, failing on a non-zero exit.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = othbook().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
