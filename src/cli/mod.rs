@@ -5,9 +5,11 @@ use std::io::{self, Write};
 
 mod analyze;
 mod bench;
+mod book_values;
 mod build;
 mod common;
 mod explore;
+mod explore_view;
 mod games;
 mod gtp;
 mod info;
