@@ -113,7 +113,7 @@ impl View<'_> {
         } else if self.stats.games() == 0 {
             writeln!(
                 out,
-                "0 games: the book's evaluation added this position, no game reached it"
+                "0 games: deviation learning added this position, no game reached it"
             )?;
         } else {
             let c = self.stats.for_side(pos.side);
