@@ -45,11 +45,20 @@ pub fn need(path: &str) -> &str {
     path
 }
 
+/// The `othbook` binary as a plain process (to spawn, signal or run several at once), with
+/// the same fixed book date as [`othbook`].
+pub fn othbook_process() -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("othbook"));
+    c.env("SOURCE_DATE_EPOCH", "1640995200");
+    c
+}
+
 /// Writes `dst`: the book `src` evaluated as `othbook` would store it, each position's leaf
 /// (its best move out of the book) chosen and scored by `leaf` from the position's canonical
 /// board and its moves that leave the book, values negamaxed through the book, and the header
 /// saying the leaves were searched `depth` plies deep. Tests that check how values are used,
-/// not how good they are, score leaves with [`fake_leaf`]; [`searched_leaf`] searches.
+/// not how good they are, score leaves with [`fake_leaf`] (`othbook book evaluate` makes
+/// books with searched leaves).
 pub fn evaluate_book(
     src: &Path,
     dst: &Path,
@@ -103,49 +112,6 @@ pub fn fake_leaf(
             )
         })
         .max_by_key(|(_, s)| s.score)
-}
-
-/// The engine's best move among `out`, searched `depth` plies deep, as the leaf.
-pub fn searched_leaf(
-    depth: u32,
-) -> impl Fn(
-    &othbook::board::Board,
-    &[othbook::board::Move],
-) -> Option<(othbook::board::Move, othbook::book::Score)> {
-    use othbook::board::{Bitboard, Move};
-    use othbook::book::{Score, ValueKind};
-    use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind};
-    let engine = Engine::new(EngineOptions {
-        threads: 1,
-        hash_mb: 16,
-        ..EngineOptions::default()
-    });
-    move |board, out| {
-        let squares = out
-            .iter()
-            .filter_map(|m| m.square())
-            .fold(0u64, |b, sq| b | Bitboard::from(sq).0);
-        if squares == 0 {
-            // Only a pass leaves the book: the replies decide, as the book stores them.
-            return None;
-        }
-        let a = engine
-            .analyze(board, &Limits::depth(depth).only(Bitboard(squares)))
-            .ok()?;
-        let kind = match a.kind {
-            ScoreKind::Exact => ValueKind::Exact,
-            ScoreKind::Wld => ValueKind::Wld,
-            ScoreKind::Midgame => ValueKind::Midgame,
-        };
-        (a.best_move != Move::Pass).then_some((
-            a.best_move,
-            Score {
-                score: a.score as i16,
-                depth: a.depth as u8,
-                kind,
-            },
-        ))
-    }
 }
 
 /// The default book evaluated with [`fake_leaf`], written once per test binary (its folder
