@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{after, black_discs, fake_evaluated_book, othbook, stdout_of};
+use common::{after, black_discs, fake_evaluated_book, othbook, partly_evaluated_book, stdout_of};
 use othbook::board::{Move, Position};
 use othbook::book::{default_path, Book};
 use std::collections::BTreeMap;
@@ -373,4 +373,44 @@ fn analyze_shows_the_book_value_and_best_move_before_searching() {
     }
     let v1 = analyze("f5d6c3", &[]);
     assert!(!v1.contains("book value"), "{v1}");
+}
+
+/// A book evaluated by `othbook book evaluate` down to 8 plies: values where it has them,
+/// dashes and a word where it has none.
+#[test]
+fn a_partly_evaluated_book_shows_values_where_it_has_them() {
+    let path = partly_evaluated_book();
+    let book = Book::open(path).unwrap();
+    let shallow = "f5d6c3d3c4f4f6";
+    let pos = after(shallow);
+    let (values, bests) = expected(&book, &pos);
+    let table = explore(path, shallow, "table");
+    for (mv, v) in &values {
+        let row = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(mv.as_str()))
+            .unwrap_or_else(|| panic!("{mv}:\n{table}"));
+        let mark = if bests.contains(mv) { "*" } else { "" };
+        assert!(row.ends_with(&format!("{v:+.2}{mark}")), "{row}");
+    }
+    assert!(table.contains("leaves searched 2 plies deep;"), "{table}");
+
+    let deep = "f5d6c3d3c4f4f6f3e6e7";
+    assert_eq!(book.value(&after(deep).board), None);
+    let table = explore(path, deep, "table");
+    assert!(
+        table.contains("value -: the book's evaluation has not reached this position"),
+        "{table}"
+    );
+    let rows: Vec<&str> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("move "))
+        .skip(1)
+        .take_while(|l| l.split_whitespace().count() == 8)
+        .collect();
+    assert!(rows.len() > 3, "{table}");
+    assert!(rows.iter().all(|r| r.ends_with(" -")), "{table}");
+    let json = explore(path, deep, "json");
+    assert!(json.contains("\"value\":null,\"value_depth\":null,\"value_kind\":null"));
+    assert!(!json.contains("\"best\":true"), "{json}");
 }

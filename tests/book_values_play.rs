@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{after, fake_evaluated_book, othbook};
+use common::{after, fake_evaluated_book, othbook, partly_evaluated_book};
 use othbook::board::{parse_moves, Move, Position};
 use othbook::book::{Book, MoveValue};
 use othbook::play::book_choice::book_move;
@@ -153,8 +153,13 @@ fn gtp_genmove_plays_the_best_value_move() {
     }
 }
 
-/// Runs an NBoard session with the evaluated book after `line`; returns stdout's lines.
+/// Runs an NBoard session with the fake-evaluated book after `line`; stdout's lines.
 fn nboard(line: &str, commands: &str, extra: &[&str]) -> Vec<String> {
+    nboard_with(fake_evaluated_book(), line, commands, extra)
+}
+
+/// Runs an NBoard session with `book` after `line`; returns stdout's lines.
+fn nboard_with(book: &std::path::Path, line: &str, commands: &str, extra: &[&str]) -> Vec<String> {
     let mut game = String::from(
         "(;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
     );
@@ -171,7 +176,7 @@ fn nboard(line: &str, commands: &str, extra: &[&str]) -> Vec<String> {
     let script = format!("nboard 2\nset depth 1\nset game {game};)\n{commands}quit\n");
     let out = othbook()
         .args(["nboard", "--time", "0.2", "--hash", "1", "--book"])
-        .arg(fake_evaluated_book())
+        .arg(book)
         .args(extra)
         .write_stdin(script)
         .output()
@@ -254,4 +259,42 @@ fn nboard_hint_without_values_lists_games_as_before() {
         assert_eq!(f[4], "59", "{b}");
         assert!(b.ends_with("% points"), "{b}");
     }
+}
+
+/// In a book evaluated only part of the way (`book evaluate --plies 8`), positions without a
+/// value are played and hinted by their games, as in a book without values.
+#[test]
+fn positions_without_a_value_are_played_by_their_games() {
+    let path = partly_evaluated_book();
+    let book = Book::open(path).unwrap();
+    let shallow = "f5d6c3d3c4f4f6";
+    let deep = "f5d6c3d3c4f4f6f3e6e7";
+    assert!(book.value(&after(shallow).board).is_some());
+    assert!(book.value(&after(deep).board).is_none());
+    let by_games = book_move(&book, &after(deep).board).unwrap().unwrap().0;
+    let best: Vec<Move> = within(&book, shallow, 0.0).iter().map(|m| m.mv).collect();
+    for kind in ["engine", "better"] {
+        assert_eq!(choice(&spec_for(kind, path, ""), deep), by_games, "{kind}");
+        let mv = choice(&spec_for(kind, path, ""), shallow);
+        assert!(best.contains(&mv), "{kind}: {mv} not in {best:?}");
+    }
+    let hint = |line| {
+        nboard_with(path, line, "hint 2\n", &[])
+            .into_iter()
+            .filter(|l| l.starts_with("book "))
+            .collect::<Vec<_>>()
+    };
+    let deep_hints = hint(deep);
+    assert_eq!(deep_hints.len(), 2);
+    assert!(
+        deep_hints.iter().all(|l| l.ends_with("% points")),
+        "{deep_hints:?}"
+    );
+    let shallow_hints = hint(shallow);
+    assert!(
+        shallow_hints
+            .iter()
+            .all(|l| l.contains(" value (mid, depth ")),
+        "{shallow_hints:?}"
+    );
 }

@@ -114,19 +114,29 @@ pub fn fake_leaf(
         .max_by_key(|(_, s)| s.score)
 }
 
-/// The default book evaluated with [`fake_leaf`], written once per test binary (its folder
-/// lives as long as the binary).
-pub fn fake_evaluated_book() -> &'static Path {
-    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    let (_, path) = BOOK.get_or_init(|| {
+/// A book made once per test binary by `make` (given the path to write), in a folder that
+/// lives as long as the binary.
+fn book_once(
+    cell: &'static std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)>,
+    make: impl FnOnce(&Path),
+) -> &'static Path {
+    let (_, path) = cell.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("evaluated.book");
-        let report = evaluate_book(&othbook::book::default_path(), &path, 4, fake_leaf);
-        assert!(report.valued > 0 && report.missing == 0, "{report:?}");
+        make(&path);
         (dir, path)
     });
     path
+}
+
+/// The default book evaluated with [`fake_leaf`], written once per test binary.
+pub fn fake_evaluated_book() -> &'static Path {
+    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    book_once(&BOOK, |path| {
+        let report = evaluate_book(&othbook::book::default_path(), path, 4, fake_leaf);
+        assert!(report.valued > 0 && report.missing == 0, "{report:?}");
+    })
 }
 
 /// The position after `moves` (from the start).
@@ -154,4 +164,29 @@ pub fn stdout_of(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// The default book evaluated by `othbook book evaluate` two plies deep, only its positions
+/// of at most 8 plies (deeper ones have no value), written once per test binary.
+pub fn partly_evaluated_book() -> &'static Path {
+    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    book_once(&BOOK, |path| {
+        let default = othbook::book::default_path();
+        stdout_of(&[
+            "book",
+            "evaluate",
+            "--depth",
+            "2",
+            "--exact-from",
+            "0",
+            "--plies",
+            "8",
+            "--threads",
+            "1",
+            "-o",
+            path.to_str().unwrap(),
+            default.to_str().unwrap(),
+        ]);
+    })
 }
