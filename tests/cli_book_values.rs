@@ -227,3 +227,44 @@ fn evaluate_in_place_then_fix_keeps_the_values_and_errors_are_clear() {
     assert_ne!(code, Some(0));
     assert!(err.contains("not an othbook parts file"), "{err}");
 }
+
+#[test]
+fn deviate_adds_positions_saves_the_book_and_a_rerun_adds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_book(d);
+    let dev = [
+        "book",
+        "deviate",
+        "small.book",
+        "--relative",
+        "1",
+        "--absolute",
+        "2",
+        "--depth",
+        "3",
+        "--until",
+        "10",
+    ];
+    let (code, _, err) = run_in(d, &dev);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("has no values: run `othbook book evaluate`"),
+        "{err}"
+    );
+    ok(d, &["book", "evaluate", "small.book", "--depth", "3"]);
+    let out = ok(d, &dev);
+    let added: usize = out
+        .split(" positions added")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(added > 0, "{out}");
+    assert!(
+        out.contains(&format!("{added} added by deviation (no games)")),
+        "{out}"
+    );
+    let out = ok(d, &dev);
+    assert!(out.contains("0 rounds, 0 positions added"), "{out}");
+}

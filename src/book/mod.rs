@@ -30,6 +30,7 @@ mod data;
 mod default;
 mod eval;
 mod format;
+mod grow;
 pub mod key;
 mod line_values;
 mod negamax;
@@ -45,6 +46,7 @@ pub use data::{
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
 pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, SCORE_SCALE};
 pub use format::{encode, write_book, VERSION};
+pub use grow::NewLink;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};

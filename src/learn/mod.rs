@@ -9,10 +9,12 @@
 //! were. A shared table would carry scores between searches (deeper entries from one
 //! position deepen another's search), making values depend on scheduling.
 
+mod deviate;
 mod parts;
 mod search;
 mod settings;
 
+pub use deviate::{deviate, DeviateError, DeviateReport, DeviateSettings};
 pub use parts::{book_digest, read_parts, write_parts, Parts, PartsError};
 pub use search::{
     apply_leaves, plan, search_leaves, Checkpoint, LeafJob, Plan, Results, SearchRun,

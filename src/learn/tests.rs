@@ -190,3 +190,59 @@ fn shards_applied_in_any_order_equal_one_machine() {
         assert!(encode(&d).unwrap() == whole, "order {order:?}");
     }
 }
+
+fn deviated(data: &BookData, threads: usize, max: usize) -> (BookData, DeviateReport) {
+    let mut d = data.clone();
+    let stop = AtomicBool::new(false);
+    let run = SearchRun {
+        settings: settings(3, 8),
+        threads,
+        stop: &stop,
+        tick: &|| {},
+        checkpoint_every: Duration::from_secs(3600),
+    };
+    let dev = DeviateSettings {
+        relative: 1.0,
+        absolute: 2.0,
+        until: 14,
+        max,
+    };
+    let report = deviate(&mut d, &dev, &run, &mut |_, _| {}).expect("deviate");
+    (d, report)
+}
+
+#[test]
+fn deviation_adds_gameless_positions_deterministically_and_keeps_the_invariant() {
+    let data = evaluated(&book(60, 20), settings(3, 8), 2);
+    let (one, r1) = deviated(&data, 1, 100_000);
+    let (two, r2) = deviated(&data, 2, 100_000);
+    assert_eq!(r1, r2);
+    assert!(r1.added > 10 && r1.added < 100_000, "{r1:?}");
+    assert!(encode(&one).unwrap() == encode(&two).unwrap());
+    let added: Vec<_> = one.positions.iter().filter(|p| p.eval.added).collect();
+    assert_eq!(added.len(), r1.added);
+    assert!(added
+        .iter()
+        .all(|p| p.stats.games() == 0 && p.eval.value.is_some()));
+    assert!(added
+        .iter()
+        .all(|p| board_of(p.key).empty_count() >= 60 - 14));
+    // Everything that qualified was added: a second run adds nothing.
+    let (again, r3) = deviated(&one, 2, 100_000);
+    assert_eq!(r3.added, 0);
+    assert!(encode(&again).unwrap() == encode(&one).unwrap());
+    // The negamax invariant still holds, and the added moves are linked.
+    let graph = Graph::of(&one);
+    for (p, node) in one.positions.iter().zip(&graph.nodes) {
+        let want = node
+            .children
+            .iter()
+            .map(|&(_, c)| -i32::from(one.positions[c as usize].eval.value.unwrap().score))
+            .chain(p.eval.leaf.score().map(|s| i32::from(s.score)))
+            .max();
+        assert_eq!(p.eval.value.map(|v| i32::from(v.score)), want);
+    }
+    // --max bounds the count.
+    let (_, capped) = deviated(&data, 2, 5);
+    assert_eq!(capped.added, 5);
+}

@@ -2,6 +2,7 @@
 //! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines).
 
 mod apply;
+mod deviate;
 mod evaluate;
 mod fix;
 mod output;
@@ -24,6 +25,9 @@ enum Command {
     /// Gather the parts files of `book evaluate --shard` into the book and negamax.
     /// Example: othbook book apply my.book part.* -o evaluated.book
     Apply(apply::Args),
+    /// Add the positions off the best lines that are close to them (deviation learning).
+    /// Example: othbook book deviate my.book --relative 4 --absolute 8 --depth 12
+    Deviate(deviate::Args),
     /// Check leaves against the book's moves and negamax again (after a merge or an import).
     /// Example: othbook book fix my.book
     Fix(fix::Args),
@@ -34,5 +38,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Command::Evaluate(a) => evaluate::run(a, out),
         Command::Apply(a) => apply::run(a, out),
         Command::Fix(a) => fix::run(a, out),
+        Command::Deviate(a) => deviate::run(a, out),
     }
 }

@@ -1,0 +1,123 @@
+//! `othbook book deviate`: deviation learning (Edax's `book deviate`): adds the positions off
+//! the book's best lines that are close enough to them, each with a searched leaf.
+
+use super::output;
+use crate::cli::common::bad;
+use crate::cli::interrupt::{self, Interrupted};
+use anyhow::Result;
+use othbook::learn::{default_hash_mb, deviate, DeviateSettings, LeafSettings, SearchRun};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Arguments of `othbook book deviate`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "From the start, the walk follows every book move within --relative \
+discs of the best move's value (for the side to move) and within --absolute discs of the start \
+position's value; each leaf on the walk within the same windows, fewer than --until plies deep, \
+is played and added to the book with its own leaf searched, and values are negamaxed again. \
+Rounds repeat until nothing more qualifies or --max positions were added. Added positions have \
+no games: `explore` shows them with 0 games. The book must be evaluated first \
+(`othbook book evaluate`); any missing leaf is searched before the first round. The book is \
+saved after every round; Ctrl-C saves what was found (exit code 130) and a rerun continues.\n\n\
+Example:\n  othbook book deviate my.book --relative 4 --absolute 8 --depth 12 --until 30"
+)]
+pub struct Args {
+    /// The evaluated book.
+    book: PathBuf,
+    /// Write the result here (default: replace BOOK).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Window around each position's best value, in discs.
+    #[arg(long)]
+    relative: f64,
+    /// Window around the start position's value, in discs.
+    #[arg(long)]
+    absolute: f64,
+    /// Leaf search depth in plies.
+    #[arg(long)]
+    depth: u32,
+    /// Solve leaves exactly at this many empties or fewer (0: never).
+    #[arg(long, default_value_t = 18)]
+    exact_from: u32,
+    /// Add leaves only from positions fewer than this many plies deep.
+    #[arg(long, default_value_t = 60)]
+    until: u32,
+    /// Add at most this many positions in this run.
+    #[arg(long, default_value_t = 100_000)]
+    max: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let window = |name: &str, v: f64| {
+        if (0.0..=128.0).contains(&v) {
+            Ok(v)
+        } else {
+            Err(bad(format!(
+                "--{name} {v} is out of range: use 0 to 128 discs"
+            )))
+        }
+    };
+    let settings = DeviateSettings {
+        relative: window("relative", args.relative)?,
+        absolute: window("absolute", args.absolute)?,
+        until: args.until.min(60),
+        max: args.max,
+    };
+    let leaf = LeafSettings::new(args.depth, args.exact_from, default_hash_mb(args.depth))
+        .map_err(|e| bad(e.to_string()))?;
+    let threads = crate::cli::common::threads_arg(args.threads)?;
+    let path = output::target(&args.book, args.output.as_ref())?;
+    let mut data = output::read(&args.book)?;
+    if data.info.evaluation.is_none() {
+        return Err(bad(format!(
+            "{} has no values: run `othbook book evaluate` on it first",
+            args.book.display()
+        )));
+    }
+    let stop = interrupt::install();
+    let tick = || {};
+    let run = SearchRun {
+        settings: leaf,
+        threads,
+        stop,
+        tick: &tick,
+        checkpoint_every: Duration::from_secs(u64::MAX / 4),
+    };
+    let mut failed = None;
+    let mut save = |d: &othbook::book::BookData, r: &othbook::learn::DeviateReport| {
+        eprintln!(
+            "round {}: {} positions added, {} leaves searched",
+            r.rounds, r.added, r.searched
+        );
+        if let Err(e) = output::write(&path, d) {
+            failed.get_or_insert(e);
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let report = deviate(&mut data, &settings, &run, &mut save)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let relinked = data.relink();
+    output::write(&path, &data)?;
+    writeln!(
+        out,
+        "{} rounds, {} positions added, {} leaves searched",
+        report.rounds, report.added, report.searched
+    )?;
+    output::summary(out, &path, &data, &relinked)?;
+    if report.stopped {
+        out.flush()?;
+        return Err(Interrupted(
+            "interrupted: the book is saved; run the same command again to continue".into(),
+        )
+        .into());
+    }
+    Ok(())
+}
