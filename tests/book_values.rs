@@ -414,3 +414,92 @@ fn a_partly_evaluated_book_shows_values_where_it_has_them() {
     assert!(json.contains("\"value\":null,\"value_depth\":null,\"value_kind\":null"));
     assert!(!json.contains("\"best\":true"), "{json}");
 }
+
+/// Moves and positions that `book deviate` added have no games: explore shows `0` games,
+/// dashes for the results and the value.
+#[test]
+fn explore_shows_what_deviation_learning_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deviated.book");
+    std::fs::copy(fake_evaluated_book(), &path).unwrap();
+    stdout_of(&[
+        "book",
+        "deviate",
+        path.to_str().unwrap(),
+        "--relative",
+        "1",
+        "--absolute",
+        "8",
+        "--depth",
+        "1",
+        "--until",
+        "8",
+        "--exact-from",
+        "0",
+        "--max",
+        "30",
+        "--threads",
+        "1",
+    ]);
+    let book = Book::open(&path).unwrap();
+    // A book move no game played, along the book's lines.
+    let mut stack = vec![Position::START];
+    let mut added = None;
+    while let (Some(pos), None) = (stack.pop(), added) {
+        for (mv, st) in book.moves(&pos.board) {
+            if st.games() == 0 {
+                added = Some((pos, mv));
+                break;
+            }
+            if pos.board.empty_count() > 52 {
+                stack.push(pos.play(mv).unwrap());
+            }
+        }
+    }
+    let (pos, mv) = added.expect("deviation learning added a move");
+    let value = book
+        .best_moves(&pos.board)
+        .into_iter()
+        .find(|m| m.mv == mv)
+        .unwrap();
+    let at = |p: &Position, format| {
+        stdout_of(&[
+            "explore",
+            "--position",
+            &p.to_obf(),
+            "--format",
+            format,
+            "--book",
+            path.to_str().unwrap(),
+        ])
+    };
+    let table = at(&pos, "table");
+    let row = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(&mv.to_string()))
+        .unwrap();
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[1..7], ["0", "0.0%", "-", "-", "-", "-"], "{row}");
+    assert!(
+        cells[7].starts_with(&format!("{:+.2}", black_discs(value.score, pos.side))),
+        "{row}"
+    );
+    let json = at(&pos, "json");
+    let obj = json_moves(&json)
+        .into_iter()
+        .find(|o| field(o, "move") == Some(&mv.to_string()))
+        .unwrap();
+    assert_eq!(field(obj, "games"), Some("0"), "{obj}");
+    assert_eq!(field(obj, "average_diff"), None, "{obj}");
+    assert!(field(obj, "value").is_some(), "{obj}");
+
+    // The position it leads to: in the book, no game, its moves known to have none.
+    let child = pos.play(mv).unwrap();
+    let table = at(&child, "table");
+    assert!(
+        table.contains("0 games: deviation learning added this position"),
+        "{table}"
+    );
+    assert!(!table.contains("<4"), "{table}");
+    assert!(table.contains("value "), "{table}");
+}

@@ -41,9 +41,10 @@ impl View<'_> {
     }
 
     /// Whether the games of row `i` are known: the book lists the move, or lists every move
-    /// played (a book without a minimum).
+    /// played (a book without a minimum), or no game reached the position (deviation
+    /// learning added it), so none played the move either.
     fn known(&self, i: usize) -> bool {
-        i < self.listed || self.min_games <= 1
+        i < self.listed || self.min_games <= 1 || (self.in_book && self.stats.games() == 0)
     }
 
     /// The games column of row `i`: `<4` for a move the book leaves out below its minimum.
