@@ -32,11 +32,7 @@ impl BookData {
             })
             .collect();
         let mut positions = self.positions.clone();
-        let mut index: ahash::AHashMap<Key, usize> = positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.key, i))
-            .collect();
+        let mut index = self.key_index();
         let mut added = 0;
         for link in links {
             let Some(&parent) = index.get(&link.parent) else {

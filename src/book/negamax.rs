@@ -48,20 +48,27 @@ pub fn board_of(key: Key) -> Board {
     Board::from_bits(key.player, key.opponent)
 }
 
+impl BookData {
+    /// Each position's index in the table, by key (in memory only: ahash).
+    #[must_use]
+    pub fn key_index(&self) -> ahash::AHashMap<Key, usize> {
+        self.positions
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.key, i))
+            .collect()
+    }
+}
+
 impl Graph {
     /// The graph of `data`'s positions.
     #[must_use]
     pub fn of(data: &BookData) -> Graph {
-        let index: ahash::AHashMap<Key, u32> = data
-            .positions
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.key, i as u32))
-            .collect();
+        let index = data.key_index();
         let nodes: Vec<Node> = data
             .positions
             .iter()
-            .map(|p| node_of(&board_of(p.key), |k| index.get(&k).copied()))
+            .map(|p| node_of(&board_of(p.key), |k| index.get(&k).map(|&i| i as u32)))
             .collect();
         let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
         order.sort_by_key(|&i| {

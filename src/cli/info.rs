@@ -29,6 +29,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         PlayerColor::White => "white",
     };
     let years = f.years.map(|(a, b)| format!("{a}-{b}"));
+    let values = values_of(&book)?;
     match args.format {
         OutputFormat::Table | OutputFormat::Tsv => {
             let tsv = args.format == OutputFormat::Tsv;
@@ -42,7 +43,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             row("file", args.file.display().to_string())?;
             row(
                 "format",
-                format!("othbook book, version {}", othbook::book::VERSION),
+                format!("othbook book, version {}", book.version()),
             )?;
             row("bytes", book.file_len().to_string())?;
             row("created", othbook::utc::iso8601(info.created))?;
@@ -61,6 +62,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             row("years", years.unwrap_or_else(|| "-".into()))?;
             row("event", f.event.clone().unwrap_or_else(|| "-".into()))?;
             row("complete only", f.complete_only.to_string())?;
+            row(
+                "values",
+                match &values {
+                    Some(v) => format!(
+                        "leaf depth {}, exact from {} empties; {} positions with a value, {} \
+                         leaves missing, {} added by deviation",
+                        v.depth, v.exact_from, v.valued, v.missing, v.added
+                    ),
+                    None => "none (othbook book evaluate adds them)".into(),
+                },
+            )?;
             for s in &info.sources {
                 row(
                     "source",
@@ -91,9 +103,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                  \"games\":{},\
                  \"positions\":{positions},\"moves\":{moves},\"trie_nodes\":{nodes},\
                  \"options\":{{\"plies\":{},\"min_games\":{},\"player\":{},\"player_color\":\"{color}\",\
-                 \"years\":{},\"event\":{},\"complete_only\":{}}},\"sources\":[{}]}}",
+                 \"years\":{},\"event\":{},\"complete_only\":{}}},\"values\":{},\"sources\":[{}]}}",
                 json_str(&args.file.display().to_string()),
-                othbook::book::VERSION,
+                book.version(),
                 book.file_len(),
                 info.created,
                 othbook::utc::iso8601(info.created),
@@ -104,9 +116,39 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 opt(years),
                 opt(f.event.clone()),
                 f.complete_only,
+                values.map_or("null".into(), |v| format!(
+                    "{{\"depth\":{},\"exact_from\":{},\"valued\":{},\"missing\":{},\"added\":{}}}",
+                    v.depth, v.exact_from, v.valued, v.missing, v.added
+                )),
                 sources.join(",")
             )?;
         }
     }
     Ok(())
+}
+
+/// What `info` says of a book's values.
+struct Values {
+    depth: u8,
+    exact_from: u8,
+    valued: usize,
+    missing: usize,
+    added: usize,
+}
+
+fn values_of(book: &Book) -> Result<Option<Values>> {
+    let Some(e) = book.info().evaluation else {
+        return Ok(None);
+    };
+    let data = book.to_data()?;
+    let count = |f: &dyn Fn(&othbook::book::PosEval) -> bool| {
+        data.positions.iter().filter(|p| f(&p.eval)).count()
+    };
+    Ok(Some(Values {
+        depth: e.depth,
+        exact_from: e.exact_from,
+        valued: count(&|e| e.value.is_some()),
+        missing: count(&|e| !e.leaf.is_known()),
+        added: count(&|e| e.added),
+    }))
 }

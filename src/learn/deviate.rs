@@ -124,12 +124,7 @@ fn candidates(
     graph: &Graph,
     settings: &DeviateSettings,
 ) -> Result<Vec<NewLink>, DeviateError> {
-    let index: ahash::AHashMap<Key, usize> = data
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.key, i))
-        .collect();
+    let index = data.key_index();
     let start = *index
         .get(&Canonical::of(&Board::START).key)
         .ok_or(DeviateError::NotEvaluated)?;

@@ -207,12 +207,7 @@ pub fn apply_leaves(
     leaves: impl IntoIterator<Item = (Key, Leaf)>,
     settings: &LeafSettings,
 ) -> RelinkReport {
-    let index: ahash::AHashMap<Key, usize> = data
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.key, i))
-        .collect();
+    let index = data.key_index();
     for (key, leaf) in leaves {
         if let Some(&i) = index.get(&key) {
             data.positions[i].eval.leaf = leaf;
