@@ -1,8 +1,14 @@
-//! Opening book speed (criterion): build from real games, open + first probe, probes/s.
+//! Opening book speed (criterion): build from real games, open + first probe, probes/s, and
+//! the queries of an evaluated book (values, moves ranked by value: what `explore` adds).
 //!
 //! Needs ../shared/data (WTHOR and the logbook). The build bench reads wthor + logbook once
 //! (ingest is not timed) and times `build` with --plies 60 --min-games 2; the probe benches
-//! use a book built from the same games with --min-games 1 (about 10 million positions).
+//! use a book built from the same games with --min-games 1 (about 10 million positions). The
+//! value benches use the default book evaluated with the tests' stand-in leaf scores (the
+//! queries' speed does not depend on the scores).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use othbook::board::Board;
@@ -87,6 +93,50 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("moves, game positions", |b| {
         b.iter(|| probes.iter().map(|p| book.moves(p).len()).sum::<usize>())
+    });
+    g.finish();
+    drop(book);
+    bench_values(c, &games);
+}
+
+/// `best_moves` and a whole `explore` query's book reads (statistics, moves, value, moves by
+/// value) on positions of the first 20 plies of games, in an evaluated default book.
+fn bench_values(c: &mut Criterion, games: &[GameRecord]) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("evaluated.book");
+    common::evaluate_book(&othbook::book::default_path(), &path, 4, common::fake_leaf);
+    let book = Book::open(&path).unwrap();
+    let mut boards = Vec::new();
+    for g in games.iter().step_by(97) {
+        let mut b = g.start.board;
+        for mv in g.moves.iter().take(20) {
+            b = b.play_move(*mv).unwrap();
+            boards.push(b);
+        }
+    }
+    let valued = boards.iter().filter(|b| book.value(b).is_some()).count();
+    eprintln!("{} positions, {valued} with a value", boards.len());
+    let mut g = c.benchmark_group("book values");
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    g.bench_function("best_moves, game positions", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|p| book.best_moves(p).len())
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("explore's reads, game positions", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|p| {
+                    black_box(book.probe(p));
+                    black_box(book.value(p));
+                    book.moves(p).len() + book.best_moves(p).len()
+                })
+                .sum::<usize>()
+        })
     });
     g.finish();
 }

@@ -2,17 +2,7 @@
 
 mod common;
 
-use common::{copy_fixtures, fix, othbook, run_in};
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = othbook().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{copy_fixtures, fix, othbook, run_in, stdout_of};
 
 #[test]
 fn stats_tsv_counts_per_format_and_total() {

@@ -279,7 +279,7 @@ impl Book {
         Ok(&b[range])
     }
 
-    fn corrupt(&self, what: &str) -> BookError {
+    pub(super) fn corrupt(&self, what: &str) -> BookError {
         BookError::Invalid {
             path: self.name.clone(),
             reason: format!("inconsistent tables: {what}"),

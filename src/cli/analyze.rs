@@ -3,6 +3,7 @@
 //! The opening book is probed first: its statistics for the position and its moves are shown
 //! before the search, and the best move's book record after it.
 
+use super::book_values::{value_text, PositionValues};
 use super::common::{
     bad, check_hash, check_solve_size, depth_arg, open_book, position_from_args, threads_arg,
     write_equivalent_moves,
@@ -17,7 +18,8 @@ use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Prints what the book knows of `pos` (position and up to 8 moves); returns its moves.
+/// Prints what the book knows of `pos` (position, its value in an evaluated book, and up to
+/// 8 moves); returns its moves.
 fn print_book(
     out: &mut impl Write,
     book: &othbook::book::Book,
@@ -31,16 +33,21 @@ fn print_book(
     };
     let c = stats.for_side(pos.side);
     let pct = |x: u32| 100.0 * f64::from(x) / stats.known().max(1) as f64;
-    writeln!(
-        out,
-        "book: {} games, black {:.0}% draw {:.0}% white {:.0}%, average {} (black - white)",
-        stats.games(),
-        pct(c.black_wins),
-        pct(c.draws),
-        pct(c.white_wins),
-        c.average_diff()
-            .map_or("-".to_string(), |d| format!("{d:+.1}"))
-    )?;
+    if stats.games() == 0 {
+        writeln!(out, "book: 0 games (deviation learning added the position)")?;
+    } else {
+        writeln!(
+            out,
+            "book: {} games, black {:.0}% draw {:.0}% white {:.0}%, average {} (black - white)",
+            stats.games(),
+            pct(c.black_wins),
+            pct(c.draws),
+            pct(c.white_wins),
+            c.average_diff()
+                .map_or("-".to_string(), |d| format!("{d:+.1}"))
+        )?;
+    }
+    print_book_value(out, book, pos)?;
     let moves = book.try_moves(&pos.board)?;
     let total: u64 = moves.iter().map(|m| m.1.games()).sum();
     writeln!(
@@ -65,6 +72,36 @@ fn print_book(
     }
     write_equivalent_moves(out, &pos.board, moves.iter().take(8).map(|m| m.0))?;
     Ok(moves)
+}
+
+/// The position's value in an evaluated book, for the side to move like the search's
+/// scores, and the book's best move.
+fn print_book_value(
+    out: &mut impl Write,
+    book: &othbook::book::Book,
+    pos: &othbook::board::Position,
+) -> Result<()> {
+    let Some(values) = PositionValues::of(book, pos)? else {
+        return Ok(());
+    };
+    match (values.value, values.best()) {
+        (Some(v), Some(best)) => writeln!(
+            out,
+            "book value: {} for {} ({}, depth {}), best book move {}{}",
+            value_text(v),
+            pos.side,
+            v.kind.word(),
+            v.depth,
+            best.mv,
+            if best.in_book {
+                ""
+            } else {
+                " (the searched leaf: it leaves the book)"
+            }
+        )?,
+        _ => writeln!(out, "book value: none (not evaluated yet)")?,
+    }
+    Ok(())
 }
 
 /// Arguments of `othbook analyze`.

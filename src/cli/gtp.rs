@@ -15,6 +15,7 @@ pub const DEFAULT_PLAYER: &str = "engine";
 #[command(
     after_help = "Only protocol goes to stdout; diagnostics go to stderr.\n\n\
 Examples:\n  othbook gtp\n  othbook gtp --player mcts:time=0.5\n  \
+othbook gtp --player engine:book-randomness=2   (an evaluated book's moves within 2 discs)\n  \
 othbook match --black \"gtp:othbook gtp\" --white random --games 2"
 )]
 pub struct Args {

@@ -37,6 +37,17 @@ pub struct Args {
     /// Search every position, without the book.
     #[arg(long)]
     no_book: bool,
+    /// With a book that has values, `go` plays any book move at most this many discs below
+    /// the best value, at random (0: always the best).
+    #[arg(long, default_value = "0", value_parser = randomness_arg)]
+    book_randomness: f64,
+    /// Seed of the random choice among book moves (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+fn randomness_arg(text: &str) -> Result<f64, String> {
+    othbook::play::book_choice::parse_randomness(text)
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -66,7 +77,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         BookSetting::Default.open()?
     };
-    let mut server = NboardServer::new(engine, args.depth, time.duration()).with_book(book);
+    let seed = args
+        .seed
+        .unwrap_or_else(othbook::play::search::Rng::fresh_seed);
+    let mut server = NboardServer::new(engine, args.depth, time.duration())
+        .with_book(book)
+        .with_book_randomness(args.book_randomness, seed);
     // Large enough for any script written at once to be read at once (see `serve`).
     let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
     server.serve(stdin, out, &mut std::io::stderr())?;

@@ -1,10 +1,12 @@
 //! `othbook top`: the most played lines of exactly N plies, from the start or from a given
-//! line, with exact counts and results.
+//! line, with exact counts and results (and, in an evaluated book, the value each line
+//! reaches; `--by value` ranks by it).
 
+use super::book_values::{self, value_text};
 use super::common::{bad, diff_cell, json_num, open_book, percent_cells, OutputFormat};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Color, Move, Position, Square};
-use othbook::book::{RankBy, TopQuery};
+use othbook::book::{Book, Line, RankBy, Score, TopQuery};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -15,6 +17,9 @@ pub enum By {
     Games,
     /// Best score for black first (win 1, draw ½), then most games.
     Score,
+    /// Best value for black first of the position each line reaches (a book with values),
+    /// then most games.
+    Value,
 }
 
 /// `--min-games` when not given with `--by score`: a line of a handful of games scores 100%
@@ -26,7 +31,8 @@ const SCORE_MIN_GAMES: u64 = 100;
 #[command(
     after_help = "Lines of the 4 symmetric first moves are counted together and shown \
 starting with --first, or in the orientation of the moves given: `top d3 c3` lists the \
-lines that start d3 c3. A line counts the games that played exactly its moves in its order; \
+lines that start d3 c3. In a book with values, a value column gives the value of the \
+position each line reaches (black minus white), and --by value ranks the lines by it. A line counts the games that played exactly its moves in its order; \
 `explore` merges every move order that reaches the same position, so its counts can be \
 higher (after f5 d6 c3 d3 c4 f4 it also counts f5 d6 c4 d3 c3 f4).\n\nExamples:\n  othbook top --plies 10 --first d3\n  othbook top f5 d6 --plies 8\n  \
 othbook top --plies 6 --limit 5 --by score --format tsv"
@@ -85,110 +91,209 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )));
     }
     let book = open_book(args.book.as_deref())?;
-    let by = match args.by {
-        By::Games => RankBy::Games,
-        By::Score => RankBy::Score,
-    };
+    if matches!(args.by, By::Value) && !book.has_values() {
+        return Err(bad(
+            "--by value needs a book with values (format version 2, from `othbook book \
+             evaluate`); this book has none",
+        ));
+    }
     let min_games = args.min_games.unwrap_or(match args.by {
-        By::Games => 1,
+        By::Games | By::Value => 1,
         By::Score => SCORE_MIN_GAMES,
     });
-    let lines = book.top_lines(&TopQuery {
+    let query = TopQuery {
         start: &start,
         plies: args.plies,
         limit: args.limit,
-        by,
+        by: match args.by {
+            By::Games | By::Value => RankBy::Games,
+            By::Score => RankBy::Score,
+        },
         min_games,
         first,
-    })?;
-    let book_plies = usize::from(book.info().options.plies);
+    };
+    let report = Report {
+        plies: args.plies,
+        rows: rows(&book, &query, matches!(args.by, By::Value))?,
+        with_values: book.has_values(),
+    };
     match args.format {
-        OutputFormat::Table => {
-            if lines.is_empty() {
-                let from = if start.is_empty() {
-                    String::new()
-                } else {
-                    format!(" starting {}", format_moves(&start))
-                };
-                let games = if min_games > 1 {
-                    format!(" of {min_games} games or more")
-                } else {
-                    String::new()
-                };
-                writeln!(
-                    out,
-                    "No line of {} plies{from}{games} in the book (it holds lines up to \
-                     {book_plies} plies).",
-                    args.plies
-                )?;
-                return Ok(());
-            }
-            let width = (args.plies * 2).max(4);
+        OutputFormat::Table if report.rows.is_empty() => {
+            let from = if start.is_empty() {
+                String::new()
+            } else {
+                format!(" starting {}", format_moves(&start))
+            };
+            let games = if min_games > 1 {
+                format!(" of {min_games} games or more")
+            } else {
+                String::new()
+            };
+            let valued = if matches!(args.by, By::Value) {
+                " with a value"
+            } else {
+                ""
+            };
             writeln!(
                 out,
-                "{:>4}  {:<width$}  {:>7}  black%  draw%  white%     avg",
-                "#", "line", "games"
-            )?;
-            for (i, l) in lines.iter().enumerate() {
-                let c = l.stats.for_side(Color::Black);
-                let [b, d, w] = percent_cells(&c);
-                writeln!(
-                    out,
-                    "{:>4}  {:<width$}  {:>7}  {b:>6} {d:>6} {w:>7} {:>7}",
-                    i + 1,
-                    format_moves(&l.moves),
-                    l.stats.games(),
-                    diff_cell(c.average_diff())
-                )?;
-            }
-        }
-        OutputFormat::Tsv => {
-            writeln!(
-                out,
-                "line\tgames\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff"
-            )?;
-            for l in &lines {
-                let s = &l.stats;
-                writeln!(
-                    out,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                    format_moves(&l.moves),
-                    s.games(),
-                    s.wins,
-                    s.draws,
-                    s.losses,
-                    s.unknown,
-                    json_num(s.average_diff())
-                )?;
-            }
-        }
-        OutputFormat::Json => {
-            let items: Vec<String> = lines
-                .iter()
-                .map(|l| {
-                    let s = &l.stats;
-                    format!(
-                        "{{\"line\":\"{}\",\"games\":{},\"black_wins\":{},\"draws\":{},\
-                         \"white_wins\":{},\"unknown\":{},\"average_diff\":{}}}",
-                        format_moves(&l.moves),
-                        s.games(),
-                        s.wins,
-                        s.draws,
-                        s.losses,
-                        s.unknown,
-                        json_num(s.average_diff())
-                    )
-                })
-                .collect();
-            writeln!(
-                out,
-                "{{\"plies\":{},\"lines\":[{}]}}",
+                "No line of {} plies{from}{games}{valued} in the book (it holds lines up to \
+                 {} plies).",
                 args.plies,
-                items.join(",")
+                book.info().options.plies
+            )?;
+            Ok(())
+        }
+        OutputFormat::Table => report.table(out),
+        OutputFormat::Tsv => report.tsv(out),
+        OutputFormat::Json => report.json(out),
+    }
+}
+
+/// The lines `query` asks for with the value each reaches for black (in a book with values):
+/// ranked by value when `by_value`, else as `query.by` says.
+fn rows(book: &Book, query: &TopQuery<'_>, by_value: bool) -> Result<Vec<(Line, Option<Score>)>> {
+    if by_value {
+        let lines = book.top_lines_by_value(query)?;
+        return Ok(lines
+            .into_iter()
+            .map(|v| (v.line, Some(v.black_value)))
+            .collect());
+    }
+    let lines = book.top_lines(query)?;
+    let mut rows = Vec::with_capacity(lines.len());
+    for line in lines {
+        let value = if book.has_values() {
+            book.try_line_value(&line.moves)?
+        } else {
+            None
+        };
+        rows.push((line, value));
+    }
+    Ok(rows)
+}
+
+/// The columns of `--format tsv` and the fields of `--format json` for a line's games, as
+/// [`line_cells`] gives them.
+const FIELDS: [&str; 7] = [
+    "line",
+    "games",
+    "black_wins",
+    "draws",
+    "white_wins",
+    "unknown",
+    "average_diff",
+];
+
+/// A line's moves and games (from black's view), in the order of [`FIELDS`].
+fn line_cells(l: &Line) -> [String; 7] {
+    let s = &l.stats;
+    [
+        format_moves(&l.moves),
+        s.games().to_string(),
+        s.wins.to_string(),
+        s.draws.to_string(),
+        s.losses.to_string(),
+        s.unknown.to_string(),
+        json_num(s.average_diff()),
+    ]
+}
+
+/// What one `top` prints: lines with their games (from black's view) and values.
+struct Report {
+    plies: usize,
+    rows: Vec<(Line, Option<Score>)>,
+    /// The book has values: the value column is shown.
+    with_values: bool,
+}
+
+impl Report {
+    fn table(&self, out: &mut impl Write) -> Result<()> {
+        let width = (self.plies * 2).max(4);
+        let value_head = if self.with_values { "    value" } else { "" };
+        writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>7}  black%  draw%  white%     avg{value_head}",
+            "#", "line", "games"
+        )?;
+        for (i, (l, value)) in self.rows.iter().enumerate() {
+            let c = l.stats.for_side(Color::Black);
+            let [b, d, w] = percent_cells(&c);
+            let value = match (self.with_values, value) {
+                (false, _) => String::new(),
+                (true, Some(v)) => format!(" {:>8}", value_text(*v)),
+                (true, None) => format!(" {:>8}", "-"),
+            };
+            writeln!(
+                out,
+                "{:>4}  {:<width$}  {:>7}  {b:>6} {d:>6} {w:>7} {:>7}{value}",
+                i + 1,
+                format_moves(&l.moves),
+                l.stats.games(),
+                diff_cell(c.average_diff())
             )?;
         }
+        if self.with_values {
+            writeln!(
+                out,
+                "value: of the position each line reaches, black - white"
+            )?;
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn tsv(&self, out: &mut impl Write) -> Result<()> {
+        writeln!(
+            out,
+            "{}{}",
+            FIELDS.join("\t"),
+            if self.with_values {
+                "\tvalue\tvalue_depth\tvalue_kind"
+            } else {
+                ""
+            }
+        )?;
+        for (l, value) in &self.rows {
+            let cells = line_cells(l);
+            let value = if self.with_values {
+                book_values::tsv_cells(*value)
+            } else {
+                String::new()
+            };
+            writeln!(out, "{}{value}", cells.join("\t"))?;
+        }
+        Ok(())
+    }
+
+    fn json(&self, out: &mut impl Write) -> Result<()> {
+        let items: Vec<String> = self
+            .rows
+            .iter()
+            .map(|(l, value)| {
+                // The line is a string, the rest numbers.
+                let fields: Vec<String> = FIELDS
+                    .iter()
+                    .zip(line_cells(l))
+                    .map(|(name, v)| match *name {
+                        "line" => format!("\"{name}\":\"{v}\""),
+                        _ => format!("\"{name}\":{v}"),
+                    })
+                    .collect();
+                let value = if self.with_values {
+                    book_values::json_fields(*value)
+                } else {
+                    String::new()
+                };
+                format!("{{{}{value}}}", fields.join(","))
+            })
+            .collect();
+        writeln!(
+            out,
+            "{{\"plies\":{},\"lines\":[{}]}}",
+            self.plies,
+            items.join(",")
+        )?;
+        Ok(())
+    }
 }
 
 /// The moves `top` starts from (passes the input left out included, as the trie stores them).

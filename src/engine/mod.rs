@@ -209,6 +209,17 @@ impl ScoreKind {
     }
 }
 
+impl From<crate::book::ValueKind> for ScoreKind {
+    /// A book value's kind as the engine's: the book stores the engine's scores.
+    fn from(k: crate::book::ValueKind) -> ScoreKind {
+        match k {
+            crate::book::ValueKind::Midgame => ScoreKind::Midgame,
+            crate::book::ValueKind::Exact => ScoreKind::Exact,
+            crate::book::ValueKind::Wld => ScoreKind::Wld,
+        }
+    }
+}
+
 /// A score in discs for people: `+1.25`, or `+64` when it is a final disc difference
 /// ([`ScoreKind::is_final`]).
 #[must_use]

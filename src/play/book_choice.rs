@@ -1,7 +1,10 @@
-//! Choosing a move from the opening book, for the players and protocols that consult it first.
+//! Choosing a move from the opening book, for the players and protocols that consult it first:
+//! by the book's values when it has them (the best, or at random among those within a margin
+//! of the best), by its game statistics otherwise.
 
 use crate::board::{Board, Move};
-use crate::book::{default_path, Book, MoveStats};
+use crate::book::{default_path, Book, BookError, MoveStats, MoveValue, Score, SCORE_SCALE};
+use crate::play::search::Rng;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -37,6 +40,102 @@ pub fn book_move(
                 .total_cmp(&shrunk_score(&b.1))
                 .then(a.1.games().cmp(&b.1.games()))
         }))
+}
+
+/// Most discs `book-randomness` accepts: beyond a whole board's margin every move qualifies.
+pub const MAX_RANDOMNESS: f64 = 64.0;
+
+/// Checks a `book-randomness` value in discs: a number from 0 to [`MAX_RANDOMNESS`].
+pub fn parse_randomness(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (0.0..=MAX_RANDOMNESS).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "book-randomness={text} must be a number of discs from 0 to {MAX_RANDOMNESS}"
+        )),
+    }
+}
+
+/// Why the book chose a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BookReason {
+    /// The book's value of the move, for the side playing it.
+    Value(Score),
+    /// The games that played it (a book without a value for the position).
+    Games(MoveStats),
+}
+
+/// A move chosen from the book.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BookPick {
+    /// The move, on the board asked about.
+    pub mv: Move,
+    /// What the choice rests on.
+    pub reason: BookReason,
+}
+
+impl BookPick {
+    /// The move's worth for its mover in discs, as the protocols report it: the value, or
+    /// the games' average disc difference.
+    #[must_use]
+    pub fn discs(&self) -> f64 {
+        match self.reason {
+            BookReason::Value(s) => s.discs(),
+            BookReason::Games(st) => st.average_diff().unwrap_or(0.0),
+        }
+    }
+}
+
+/// The book's move for `board`. When the book holds a value for the position, a move whose
+/// value is within `randomness` discs of the best, chosen uniformly with `rng` (0: among the
+/// equally best); otherwise [`book_move`]'s choice by game statistics. `None` when the book
+/// has neither; an error when its data for the position is damaged.
+pub fn choose(
+    book: &Book,
+    board: &Board,
+    randomness: f64,
+    rng: &mut Rng,
+) -> Result<Option<BookPick>, BookError> {
+    if book.has_values() {
+        let moves = book.try_best_moves(board)?;
+        if let Some(m) = pick_by_value(board, &moves, randomness, rng) {
+            return Ok(Some(BookPick {
+                mv: m.mv,
+                reason: BookReason::Value(m.score),
+            }));
+        }
+    }
+    Ok(book_move(book, board)?.map(|(mv, st)| BookPick {
+        mv,
+        reason: BookReason::Games(st),
+    }))
+}
+
+/// A legal move of `moves` (as [`Book::best_moves`] lists them) whose value is at most
+/// `randomness` discs below the best, chosen uniformly; `None` when there is none.
+pub fn pick_by_value(
+    board: &Board,
+    moves: &[MoveValue],
+    randomness: f64,
+    rng: &mut Rng,
+) -> Option<MoveValue> {
+    let legal = board.legal_moves();
+    let playable: Vec<&MoveValue> = moves
+        .iter()
+        .filter(|m| m.mv.square().is_some_and(|sq| legal.contains(sq)))
+        .collect();
+    let best = playable.iter().map(|m| i32::from(m.score.score)).max()?;
+    // Values are whole hundredths: the margin is rounded to them, so 0.01 discs is one step.
+    let floor = best - (randomness * f64::from(SCORE_SCALE)).round() as i32;
+    let near: Vec<&MoveValue> = playable
+        .into_iter()
+        .filter(|m| i32::from(m.score.score) >= floor)
+        .collect();
+    let i = if near.len() > 1 {
+        rng.below(near.len())
+    } else {
+        0
+    };
+    near.get(i).map(|m| **m)
 }
 
 /// Which book a player uses: `none`, a path, or (by default) the default book when present.
@@ -82,7 +181,7 @@ impl BookSetting {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{parse_moves, Position};
+    use crate::board::{parse_moves, Position, Square};
 
     #[test]
     fn default_book_gives_a_legal_popular_reply_to_f5() {
@@ -121,6 +220,78 @@ mod tests {
             book_move(&book, &late.board).unwrap().is_some(),
             few >= MIN_GAMES
         );
+    }
+
+    /// Values for the moves of the start position (square order: d3, c4, f5, e6).
+    fn valued(scores: &[(Square, i16)]) -> Vec<MoveValue> {
+        scores
+            .iter()
+            .map(|&(sq, score)| MoveValue {
+                mv: Move::Play(sq),
+                score: Score {
+                    score,
+                    depth: 10,
+                    kind: crate::book::ValueKind::Midgame,
+                },
+                in_book: true,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pick_by_value_takes_the_best_or_a_move_within_the_margin() {
+        use Square as S;
+        let board = Board::START;
+        let moves = valued(&[(S::D3, 150), (S::C4, 100), (S::F5, -80), (S::E6, 149)]);
+        let mut rng = Rng::new(1);
+        for _ in 0..50 {
+            let m = pick_by_value(&board, &moves, 0.0, &mut rng).unwrap();
+            assert_eq!(m.mv, Move::Play(S::D3));
+        }
+        // Within half a disc: d3, c4 and e6, each of them some of the time; never f5.
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..300 {
+            let m = pick_by_value(&board, &moves, 0.5, &mut rng).unwrap();
+            assert!(m.score.score >= 100, "{m:?}");
+            seen.insert(m.mv);
+        }
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        // Equally best moves are chosen between at random.
+        let tied = valued(&[(S::D3, 20), (S::C4, 20), (S::F5, 10)]);
+        let picks: std::collections::BTreeSet<Move> = (0..100)
+            .map(|_| pick_by_value(&board, &tied, 0.0, &mut rng).unwrap().mv)
+            .collect();
+        assert_eq!(picks.len(), 2);
+        // A move that is not legal here is never played, however good its value.
+        let bad = valued(&[(S::A1, 6400), (S::C4, -300)]);
+        let m = pick_by_value(&board, &bad, 0.0, &mut rng).unwrap();
+        assert_eq!(m.mv, Move::Play(S::C4));
+        assert_eq!(pick_by_value(&board, &[], 64.0, &mut rng), None);
+    }
+
+    #[test]
+    fn randomness_must_be_discs_from_0_to_64() {
+        assert_eq!(parse_randomness("1.5"), Ok(1.5));
+        assert_eq!(parse_randomness("0"), Ok(0.0));
+        for bad in ["-0.5", "65", "nan", "inf", "two", ""] {
+            assert!(parse_randomness(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// A book without values is played by its games, as before it could hold values.
+    #[test]
+    fn a_book_without_values_is_played_by_its_games() {
+        let book = BookSetting::Default.open().unwrap().unwrap();
+        assert!(!book.has_values());
+        let mut rng = Rng::new(5);
+        let mut board = Board::START;
+        for mv in parse_moves("f5d6c3d3c4").unwrap() {
+            board = board.play_move(mv).unwrap();
+            let by_games = book_move(&book, &board).unwrap().map(|m| m.0);
+            let pick = choose(&book, &board, 3.0, &mut rng).unwrap();
+            assert_eq!(pick.map(|p| p.mv), by_games);
+            assert!(pick.is_none_or(|p| matches!(p.reason, BookReason::Games(_))));
+        }
     }
 
     /// Regression: a damaged block of a lazily checked book (gtp/nboard `--book` over

@@ -4,7 +4,8 @@
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Evaluator, HandEval, Limits};
-use crate::play::book_choice::book_move;
+use crate::play::book_choice::choose;
+use crate::play::search::Rng;
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,6 +18,8 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 pub struct EnginePlayer {
     engine: Engine<AnyEval>,
     book: Option<Arc<Book>>,
+    /// How the book's moves are chosen.
+    book_play: BookPlay,
     /// Time per move (capped by the clock's budget).
     pub time: Option<Duration>,
     /// Fixed depth instead of (or as well as) a time limit.
@@ -44,6 +47,7 @@ impl EnginePlayer {
         Ok(EnginePlayer {
             engine,
             book: None,
+            book_play: BookPlay::default(),
             time,
             depth,
         })
@@ -53,6 +57,14 @@ impl EnginePlayer {
     #[must_use]
     pub fn with_book(mut self, book: Option<Arc<Book>>) -> Self {
         self.book = book;
+        self
+    }
+
+    /// The same player choosing among the book's moves within `randomness` discs of the best
+    /// value (see [`BookPlay`]), at random with `seed`.
+    #[must_use]
+    pub fn with_book_randomness(mut self, randomness: f64, seed: u64) -> Self {
+        self.book_play = BookPlay::new(randomness, seed);
         self
     }
 
@@ -93,7 +105,7 @@ impl Player for EnginePlayer {
             (Some(t), None) => format!("time={}", t.as_secs_f64()),
             (None, None) => String::new(),
         };
-        let opts: Vec<String> = [limit, eval]
+        let opts: Vec<String> = [limit, eval, self.book_play.option()]
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect();
@@ -110,10 +122,8 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
-        if let Some(book) = self.book.as_deref() {
-            if let Some((mv, _)) = book_move(book, &game.position.board)? {
-                return Ok(Choice { mv, nodes: 0 });
-            }
+        if let Some(mv) = self.book_play.choose(self.book.as_deref(), game)? {
+            return Ok(Choice { mv, nodes: 0 });
         }
         let a = self
             .engine
@@ -136,6 +146,7 @@ impl Player for EnginePlayer {
 pub struct BetterPlayer {
     eval: HandEval,
     book: Option<Arc<Book>>,
+    book_play: BookPlay,
 }
 
 impl BetterPlayer {
@@ -145,21 +156,31 @@ impl BetterPlayer {
         BetterPlayer {
             eval: HandEval::default(),
             book,
+            book_play: BookPlay::default(),
         }
+    }
+
+    /// The same player choosing among the book's moves within `randomness` discs of the best
+    /// value, at random with `seed`.
+    #[must_use]
+    pub fn with_book_randomness(mut self, randomness: f64, seed: u64) -> Self {
+        self.book_play = BookPlay::new(randomness, seed);
+        self
     }
 }
 
 impl Player for BetterPlayer {
     fn name(&self) -> String {
-        "better".into()
+        match self.book_play.option() {
+            o if o.is_empty() => "better".into(),
+            o => format!("better:{o}"),
+        }
     }
 
     fn choose(&mut self, game: &GameState, _: Budget) -> Result<Choice, PlayerError> {
         let b = game.position.board;
-        if let Some(book) = self.book.as_deref() {
-            if let Some((mv, _)) = book_move(book, &b)? {
-                return Ok(Choice { mv, nodes: 0 });
-            }
+        if let Some(mv) = self.book_play.choose(self.book.as_deref(), game)? {
+            return Ok(Choice { mv, nodes: 0 });
         }
         let mut best = (Move::Pass, i32::MIN);
         for sq in b.legal_moves() {
@@ -181,5 +202,50 @@ impl Player for BetterPlayer {
             mv: best.0,
             nodes: u64::from(b.legal_moves().count()),
         })
+    }
+}
+
+/// How a player takes its moves from the book: by value within a margin of the best, chosen
+/// with its own generator (see [`choose`]), or by games for a book without values.
+pub struct BookPlay {
+    /// Discs below the best value a book move may be (0: only the best).
+    randomness: f64,
+    rng: Rng,
+}
+
+impl Default for BookPlay {
+    fn default() -> Self {
+        BookPlay::new(0.0, Rng::fresh_seed())
+    }
+}
+
+impl BookPlay {
+    /// Moves within `randomness` discs of the best, chosen with a generator seeded `seed`.
+    #[must_use]
+    pub fn new(randomness: f64, seed: u64) -> Self {
+        BookPlay {
+            randomness,
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// The book's move in `game`, if `book` has one.
+    fn choose(
+        &mut self,
+        book: Option<&Book>,
+        game: &GameState,
+    ) -> Result<Option<Move>, PlayerError> {
+        let Some(book) = book else { return Ok(None) };
+        let pick = choose(book, &game.position.board, self.randomness, &mut self.rng)?;
+        Ok(pick.map(|p| p.mv))
+    }
+
+    /// `book-randomness=X` for a player's name, or nothing at the default.
+    fn option(&self) -> String {
+        if self.randomness > 0.0 {
+            format!("book-randomness={}", self.randomness)
+        } else {
+            String::new()
+        }
     }
 }

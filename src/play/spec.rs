@@ -1,7 +1,7 @@
 //! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`.
 
 use crate::engine::EvalKind;
-use crate::play::book_choice::BookSetting;
+use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
 use crate::play::mcts::MctsPlayer;
@@ -19,7 +19,8 @@ pub const PLAYERS: &[(&str, &str)] = &[
     ("simple", "one ply, most discs"),
     (
         "better",
-        "one ply of the hand-made evaluation, opening book first; book=PATH|none",
+        "one ply of the hand-made evaluation, opening book first; book=PATH|none \
+         book-randomness=DISCS seed=N",
     ),
     (
         "minimax",
@@ -37,7 +38,7 @@ pub const PLAYERS: &[(&str, &str)] = &[
     (
         "engine",
         "the full engine: book, PVS, shared table, exact endgame; time=S depth=D threads=N \
-         hash=MB book=PATH|none eval=pattern|hand",
+         hash=MB book=PATH|none eval=pattern|hand book-randomness=DISCS seed=N",
     ),
     (
         "gtp:COMMAND",
@@ -166,6 +167,14 @@ impl PlayerSpec {
         })
     }
 
+    /// `book-randomness`: how many discs below the best value a book move may be (0 when
+    /// not given).
+    fn book_randomness(&self) -> Result<f64, SpecError> {
+        self.options
+            .get("book-randomness")
+            .map_or(Ok(0.0), |v| parse_randomness(v).map_err(|e| self.err(e)))
+    }
+
     fn eval(&self) -> Result<EvalKind, SpecError> {
         self.options
             .get("eval")
@@ -194,9 +203,24 @@ impl PlayerSpec {
                     _ => Ok(()),
                 }
             }
-            "better" => self.only(&["book"]),
+            "better" => {
+                self.only(&["book", "book-randomness", "seed"])?;
+                self.num::<u64>("seed")?;
+                self.book_randomness().map(drop)
+            }
             "engine" => {
-                self.only(&["time", "depth", "threads", "hash", "book", "eval"])?;
+                self.only(&[
+                    "time",
+                    "depth",
+                    "threads",
+                    "hash",
+                    "book",
+                    "eval",
+                    "book-randomness",
+                    "seed",
+                ])?;
+                self.num::<u64>("seed")?;
+                self.book_randomness()?;
                 self.time()?;
                 self.depth()?;
                 self.eval()?;
@@ -255,7 +279,10 @@ impl PlayerSpec {
                 self.num::<u64>("playouts")?,
                 seed(),
             )),
-            "better" => Box::new(BetterPlayer::new(self.book()?)),
+            "better" => Box::new(
+                BetterPlayer::new(self.book()?)
+                    .with_book_randomness(self.book_randomness()?, seed()),
+            ),
             "engine" => Box::new(
                 EnginePlayer::new(
                     self.num::<usize>("threads")?.unwrap_or(1),
@@ -265,7 +292,8 @@ impl PlayerSpec {
                     self.eval()?,
                 )
                 .map_err(|e| self.err(e.to_string()))?
-                .with_book(self.book()?),
+                .with_book(self.book()?)
+                .with_book_randomness(self.book_randomness()?, seed()),
             ),
             "gtp" => Box::new(GtpPlayer::spawn_with_timeout(
                 self.options.get("command").map_or("", String::as_str),
@@ -302,7 +330,12 @@ mod tests {
         assert_eq!(g.to_string(), "gtp:gtp-rhino -l 5");
         let m: PlayerSpec = "mcts:time=0.5,c=1".parse().unwrap();
         assert!(m.validate().is_ok());
-        for e in ["engine:depth=6,eval=pattern", "engine:eval=hand,time=0.1"] {
+        for e in [
+            "engine:depth=6,eval=pattern",
+            "engine:eval=hand,time=0.1",
+            "engine:book-randomness=1.5,seed=3",
+            "better:book-randomness=0,seed=1",
+        ] {
             assert!(e.parse::<PlayerSpec>().unwrap().validate().is_ok(), "{e}");
         }
     }
@@ -330,6 +363,10 @@ mod tests {
             "engine:eval=neural",
             "mcts:time=nan",
             "engine:time=inf",
+            "engine:book-randomness=-1",
+            "engine:book-randomness=nan",
+            "better:book-randomness=65",
+            "engine:seed=x",
             "alphabeta:time=1e300",
         ] {
             let r = bad.parse::<PlayerSpec>().and_then(|s| s.validate());

@@ -2,10 +2,11 @@
 
 use crate::board::{Move, Position, Square};
 use crate::book::key::equivalent_moves;
-use crate::book::Book;
+use crate::book::{Book, BookError, MoveStats, MoveValue};
 use crate::engine::{score_number, Engine, Limits};
-use crate::play::book_choice::book_move;
+use crate::play::book_choice::choose;
 use crate::play::gtp_wire::MAX_LINE;
+use crate::play::search::Rng;
 use crate::play::seconds::Seconds;
 use crate::protocol::ggf_clock::GameClock;
 use crate::transcript::{ingest_bytes, Format, IngestError, IngestOptions};
@@ -20,6 +21,9 @@ use std::time::{Duration, Instant};
 pub struct NboardServer {
     engine: Engine,
     book: Option<Arc<Book>>,
+    /// `go` plays a book move up to this many discs below the best value, chosen with `rng`.
+    book_randomness: f64,
+    rng: Rng,
     start: Position,
     moves: Vec<Move>,
     position: Position,
@@ -79,6 +83,8 @@ impl NboardServer {
         NboardServer {
             engine,
             book: None,
+            book_randomness: 0.0,
+            rng: Rng::new(Rng::fresh_seed()),
             start: Position::START,
             moves: Vec::new(),
             position: Position::START,
@@ -93,6 +99,15 @@ impl NboardServer {
     #[must_use]
     pub fn with_book(mut self, book: Option<Arc<Book>>) -> Self {
         self.book = book;
+        self
+    }
+
+    /// The same session letting `go` play any book move within `randomness` discs of the best
+    /// value, chosen at random with `seed` (a book with values; 0: the best).
+    #[must_use]
+    pub fn with_book_randomness(mut self, randomness: f64, seed: u64) -> Self {
+        self.book_randomness = randomness;
+        self.rng = Rng::new(seed);
         self
     }
 
@@ -253,32 +268,14 @@ impl NboardServer {
             return writeln!(out, "status game over");
         }
         writeln!(out, "status analysing")?;
-        let book_moves = match &self.book {
-            Some(book) => book.try_moves(&self.position.board).map(Some),
+        let hints = match &self.book {
+            Some(book) => book_hints(book, &self.position.board).map(Some),
             None => Ok(None),
         };
-        let book_moves = book_moves.unwrap_or_else(|e| self.drop_book(&e));
-        if let Some(moves) = book_moves {
+        if let Some(hints) = hints.unwrap_or_else(|e| self.drop_book(&e)) {
             let plies = self.moves.iter().filter(|m| !m.is_pass()).count();
-            // One hint per square: the GUI marks squares, and a symmetric position's book
-            // entry stands for several (at the start f5 for d3, c4 and e6 too).
-            let board = &self.position.board;
-            let hints = moves.into_iter().flat_map(|(mv, st)| {
-                equivalent_moves(board, mv)
-                    .into_iter()
-                    .map(move |m| (m, st))
-            });
-            for (mv, st) in hints.take(n) {
-                writeln!(
-                    out,
-                    "book {} {:.2} {} {} {} games, {:.0}% points",
-                    pv_text(&[mv]),
-                    st.average_diff().unwrap_or(0.0),
-                    st.games(),
-                    60usize.saturating_sub(plies),
-                    st.games(),
-                    100.0 * st.score().unwrap_or(0.5)
-                )?;
+            for line in hints.lines(&self.position.board, plies).take(n) {
+                writeln!(out, "{line}")?;
             }
         }
         // A forced pass is one hint, valued by the search of the replies to it.
@@ -327,14 +324,12 @@ impl NboardServer {
             return writeln!(out, "=== PA");
         }
         let in_book = match self.book.as_deref() {
-            Some(b) => book_move(b, &board),
+            Some(b) => choose(b, &board, self.book_randomness, &mut self.rng),
             None => Ok(None),
         };
-        let in_book = in_book.unwrap_or_else(|e| self.drop_book(&e));
-        if let Some((mv, st)) = in_book {
-            let eval = st.average_diff().unwrap_or(0.0);
+        if let Some(pick) = in_book.unwrap_or_else(|e| self.drop_book(&e)) {
             writeln!(out, "status book move")?;
-            writeln!(out, "=== {}/{eval:.2}/0.00", pv_text(&[mv]))?;
+            writeln!(out, "=== {}/{:.2}/0.00", pv_text(&[pick.mv]), pick.discs())?;
             return writeln!(out, "status");
         }
         writeln!(out, "status thinking")?;
@@ -372,6 +367,82 @@ impl NboardServer {
         }
         writeln!(out, "status")
     }
+}
+
+/// What the book says of a position's moves, for `hint`.
+enum BookHints {
+    /// Moves with the book's values, best first (a book with values for the position).
+    Values(Vec<(MoveValue, u64)>),
+    /// Moves with their games (a book without values, or none for the position).
+    Games(Vec<(Move, MoveStats)>),
+}
+
+/// The book's hints for `board`: by value when the book holds values for it, with each
+/// move's games (0 for a move no game played), else by games.
+fn book_hints(book: &Book, board: &crate::board::Board) -> Result<BookHints, BookError> {
+    let values = book.try_best_moves(board)?;
+    let games = book.try_moves(board)?;
+    if values.is_empty() {
+        return Ok(BookHints::Games(games));
+    }
+    let games_of = |mv: Move| games.iter().find(|g| g.0 == mv).map_or(0, |g| g.1.games());
+    Ok(BookHints::Values(
+        values.into_iter().map(|v| (v, games_of(v.mv))).collect(),
+    ))
+}
+
+impl BookHints {
+    /// The `book` lines, best first: `book PV EVAL GAMES DEPTH TEXT`, EVAL for the side to
+    /// move. One line per square: the GUI marks squares, and a symmetric position's book
+    /// entry stands for several (at the start f5 for d3, c4 and e6 too). With values, DEPTH is
+    /// the value's search depth; by games, the empties left after `plies` moves.
+    fn lines(&self, board: &crate::board::Board, plies: usize) -> impl Iterator<Item = String> {
+        let lines: Vec<String> = match self {
+            BookHints::Values(values) => values
+                .iter()
+                .flat_map(|&(v, games)| {
+                    equivalent_moves(board, v.mv)
+                        .into_iter()
+                        .map(move |m| value_line(m, &v, games))
+                })
+                .collect(),
+            BookHints::Games(moves) => moves
+                .iter()
+                .flat_map(|(mv, st)| {
+                    equivalent_moves(board, *mv).into_iter().map(move |m| {
+                        format!(
+                            "book {} {:.2} {} {} {} games, {:.0}% points",
+                            pv_text(&[m]),
+                            st.average_diff().unwrap_or(0.0),
+                            st.games(),
+                            60usize.saturating_sub(plies),
+                            st.games(),
+                            100.0 * st.score().unwrap_or(0.5)
+                        )
+                    })
+                })
+                .collect(),
+        };
+        lines.into_iter()
+    }
+}
+
+/// The `book` line of `mv` (a move equivalent to `v`'s, or its own) with its value.
+fn value_line(mv: Move, v: &MoveValue, games: u64) -> String {
+    let s = v.score;
+    format!(
+        "book {} {} {games} {} value ({}, depth {}), {}",
+        pv_text(&[mv]),
+        score_number(i32::from(s.score), s.kind.into()),
+        s.depth,
+        s.kind.word(),
+        s.depth,
+        if v.in_book {
+            format!("{games} games")
+        } else {
+            "leaves the book".to_string()
+        }
+    )
 }
 
 /// Clears `stop` and shows the GUI what was written so far (the status): a search starts, and

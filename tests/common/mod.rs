@@ -52,3 +52,141 @@ pub fn othbook_process() -> std::process::Command {
     c.env("SOURCE_DATE_EPOCH", "1640995200");
     c
 }
+
+/// Writes `dst`: the book `src` evaluated as `othbook` would store it, each position's leaf
+/// (its best move out of the book) chosen and scored by `leaf` from the position's canonical
+/// board and its moves that leave the book, values negamaxed through the book, and the header
+/// saying the leaves were searched `depth` plies deep. Tests that check how values are used,
+/// not how good they are, score leaves with [`fake_leaf`] (`othbook book evaluate` makes
+/// books with searched leaves).
+pub fn evaluate_book(
+    src: &Path,
+    dst: &Path,
+    depth: u8,
+    leaf: impl Fn(
+        &othbook::board::Board,
+        &[othbook::board::Move],
+    ) -> Option<(othbook::board::Move, othbook::book::Score)>,
+) -> othbook::book::RelinkReport {
+    use othbook::book::{board_of, key::Canonical, Book, EvalInfo, Graph, Leaf};
+    let mut data = Book::open(src).unwrap().to_data().unwrap();
+    let graph = Graph::of(&data);
+    for (p, node) in data.positions.iter_mut().zip(&graph.nodes) {
+        let board = board_of(p.key);
+        if let Some((mv, score)) = leaf(&board, &node.out).filter(|_| !node.out.is_empty()) {
+            assert!(node.out.contains(&mv), "a leaf leaves the book");
+            let code = Canonical::of(&board).code_of(mv);
+            p.eval.leaf = Leaf::Move { code, score };
+        }
+    }
+    data.info.evaluation = Some(EvalInfo {
+        depth,
+        exact_from: 0,
+    });
+    let report = data.relink_with(&graph);
+    othbook::book::write_book(dst, &data).unwrap();
+    report
+}
+
+/// A deterministic stand-in for a search: each move out of the book gets a score from a hash
+/// of the position it leads to (within ±8 discs), and the best of them is the leaf.
+pub fn fake_leaf(
+    board: &othbook::board::Board,
+    out: &[othbook::board::Move],
+) -> Option<(othbook::board::Move, othbook::book::Score)> {
+    use othbook::book::{key::Canonical, Score, ValueKind};
+    out.iter()
+        .map(|&mv| {
+            let child = Canonical::of(&board.play_move(mv).unwrap()).key;
+            let h =
+                (child.player ^ child.opponent.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            // The child's value for its side to move, negated: the mover's score.
+            let score = -(((h >> 40) % 1601) as i16 - 800);
+            (
+                mv,
+                Score {
+                    score,
+                    depth: 4,
+                    kind: ValueKind::Midgame,
+                },
+            )
+        })
+        .max_by_key(|(_, s)| s.score)
+}
+
+/// A book made once per test binary by `make` (given the path to write), in a folder that
+/// lives as long as the binary.
+fn book_once(
+    cell: &'static std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)>,
+    make: impl FnOnce(&Path),
+) -> &'static Path {
+    let (_, path) = cell.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("evaluated.book");
+        make(&path);
+        (dir, path)
+    });
+    path
+}
+
+/// The default book evaluated with [`fake_leaf`], written once per test binary.
+pub fn fake_evaluated_book() -> &'static Path {
+    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    book_once(&BOOK, |path| {
+        let report = evaluate_book(&othbook::book::default_path(), path, 4, fake_leaf);
+        assert!(report.valued > 0 && report.missing == 0, "{report:?}");
+    })
+}
+
+/// The position after `moves` (from the start).
+pub fn after(moves: &str) -> othbook::board::Position {
+    othbook::board::Position::START
+        .replay(othbook::board::parse_moves(moves).unwrap())
+        .unwrap()
+        .end
+}
+
+/// `score` (for `side` to move) as black minus white, in discs.
+pub fn black_discs(score: othbook::book::Score, side: othbook::board::Color) -> f64 {
+    match side {
+        othbook::board::Color::Black => score.discs(),
+        othbook::board::Color::White => -score.discs(),
+    }
+}
+
+/// Runs othbook in the current folder and returns stdout, failing on a non-zero exit.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = othbook().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The default book evaluated by `othbook book evaluate` two plies deep, only its positions
+/// of at most 8 plies (deeper ones have no value), written once per test binary.
+pub fn partly_evaluated_book() -> &'static Path {
+    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    book_once(&BOOK, |path| {
+        let default = othbook::book::default_path();
+        stdout_of(&[
+            "book",
+            "evaluate",
+            "--depth",
+            "2",
+            "--exact-from",
+            "0",
+            "--plies",
+            "8",
+            "--threads",
+            "1",
+            "-o",
+            path.to_str().unwrap(),
+            default.to_str().unwrap(),
+        ]);
+    })
+}
