@@ -9,7 +9,7 @@ mod common;
 
 use common::{after, black_discs, fake_evaluated_book, othbook, partly_evaluated_book, stdout_of};
 use othbook::board::{Move, Position};
-use othbook::book::{default_path, Book};
+use othbook::book::Book;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -195,7 +195,8 @@ fn explore_gives_the_leaf_a_row_of_its_own() {
 /// Version-1 books (no values) show exactly the columns and fields they showed before.
 #[test]
 fn books_without_values_look_as_before() {
-    let v1 = default_path();
+    let dir = tempfile::tempdir().unwrap();
+    let v1 = common::default_book_without_values(dir.path());
     assert!(!Book::open(&v1).unwrap().has_values());
     for line in LINES {
         let tsv = explore(&v1, line, "tsv");
@@ -319,9 +320,10 @@ fn top_by_value_lists_the_lines_reaching_the_best_values_for_black() {
 
 #[test]
 fn top_by_value_needs_a_book_with_values() {
+    let dir = tempfile::tempdir().unwrap();
     let out = othbook()
         .args(["top", "--by", "value", "--book"])
-        .arg(default_path())
+        .arg(common::default_book_without_values(dir.path()))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

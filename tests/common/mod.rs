@@ -190,3 +190,19 @@ pub fn partly_evaluated_book() -> &'static Path {
         ]);
     })
 }
+
+/// A copy of the default book without its values (format version 1), written into `dir`:
+/// for the tests of what books without values do.
+pub fn default_book_without_values(dir: &Path) -> std::path::PathBuf {
+    let mut data = othbook::book::Book::open(othbook::book::default_path())
+        .unwrap()
+        .to_data()
+        .unwrap();
+    data.info.evaluation = None;
+    for p in &mut data.positions {
+        p.eval = othbook::book::PosEval::default();
+    }
+    let path = dir.join("no-values.book");
+    othbook::book::write_book(&path, &data).unwrap();
+    path
+}
