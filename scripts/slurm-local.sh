@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks that a book evaluated in shards on a Slurm cluster is byte for byte the book one
 # unsharded `othbook book evaluate` writes. It starts a one-node Slurm cluster on this machine,
-# builds a small book, runs scripts/slurm/evaluate-shards.sbatch as a 3-task job array and
-# scripts/slurm/apply-parts.sbatch as a job depending on it, evaluates the same book in one
-# process, and compares the two files. Prints PASS or FAIL; exits non-zero on FAIL.
+# builds a small book, runs the job files of docs/cluster.md (taken from the document itself,
+# so that what it shows is what is tested): evaluate-shards.sbatch as a 3-task job array and
+# apply-parts.sbatch as a job depending on it; then evaluates the same book in one process
+# and compares the two files. Prints PASS or FAIL; exits non-zero on FAIL.
 #
 #   scripts/slurm-local.sh                 # the check above
 #   scripts/slurm-local.sh --cluster-only  # a dummy array job instead: checks the cluster alone
@@ -48,9 +49,15 @@ fi
 if ! command -v munged >/dev/null || ! command -v slurmctld >/dev/null \
   || ! command -v slurmd >/dev/null || ! command -v sbatch >/dev/null; then
   log "installing munge and slurm (apt-get)"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    munge slurmctld slurmd slurm-client >/dev/null
+  # apt's chatter goes to a log that is shown only if the install fails.
+  apt_log="$(mktemp /tmp/slurm-local-apt.XXXXXX)"
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends munge slurmctld slurmd slurm-client; } >"$apt_log" 2>&1; then
+    cat "$apt_log"
+    rm -f "$apt_log"
+    exit 1
+  fi
+  rm -f "$apt_log"
 fi
 # The packages' postinst cannot start the services (no systemd, policy-rc.d), and we would
 # not use them anyway: this script runs its own daemons on its own socket and ports.
@@ -241,10 +248,19 @@ fi
   || { cat build.log; exit 1; }
 log "book: $(tail -n 1 build.log)"
 
-# The job files are the ones docs/cluster.md shows; the environment sets their parameters.
+# The job files are the code blocks after their "<!-- job file: NAME" markers in
+# docs/cluster.md; the environment sets their parameters, as the document describes.
+for name in evaluate-shards.sbatch apply-parts.sbatch; do
+  awk -v name="$name" '
+    $0 ~ "^<!-- job file: " name " " { found = 1; next }
+    found == 1 && /^```/ { found = 2; next }
+    found == 2 && /^```/ { exit }
+    found == 2 { print }' "$repo/docs/cluster.md" >"$name"
+  grep -q '^#!/bin/bash' "$name" || { log "no job file $name in docs/cluster.md"; exit 1; }
+done
 export BOOK=book.book DEPTH=$depth SHARDS=$shards OTHBOOK OUT=sharded.book
-array="$(sbatch --parsable --array=0-$((shards - 1)) "$repo/scripts/slurm/evaluate-shards.sbatch")"
-apply="$(sbatch --parsable --dependency=afterok:"$array" "$repo/scripts/slurm/apply-parts.sbatch")"
+array="$(sbatch --parsable --array=0-$((shards - 1)) evaluate-shards.sbatch)"
+apply="$(sbatch --parsable --dependency=afterok:"$array" apply-parts.sbatch)"
 log "submitted array job $array ($shards shards, depth $depth) and apply job $apply"
 t0=$SECONDS
 wait_job "$array" || { log "FAIL: a shard failed"; exit 1; }
