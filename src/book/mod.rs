@@ -42,7 +42,7 @@ pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
 };
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
-pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, SCORE_SCALE};
+pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, SCORE_SCALE};
 pub use format::{encode, write_book, VERSION};
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
@@ -98,4 +98,4 @@ pub enum BookError {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -5,12 +5,14 @@ use std::io::{self, Write};
 
 mod analyze;
 mod bench;
+mod book;
 mod build;
 mod common;
 mod explore;
 mod games;
 mod gtp;
 mod info;
+mod interrupt;
 mod merge;
 mod nboard;
 mod perft;
@@ -87,6 +89,9 @@ enum Command {
     /// Merge books built with the same options.
     /// Example: othbook merge a.book b.book -o ab.book
     Merge(merge::Args),
+    /// A book's values: evaluate (search leaves, negamax), apply shards, fix.
+    /// Example: othbook book evaluate my.book --depth 12
+    Book(book::Args),
     /// Show a book's header, counts, sources and build options.
     /// Example: othbook info books/wthor.book
     Info(info::Args),
@@ -121,6 +126,7 @@ pub fn run() -> i32 {
         Command::Build(args) => build::run(args, &mut out),
         Command::Merge(args) => merge::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
+        Command::Book(args) => book::run(args, &mut out),
         Command::Train(args) => train::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
@@ -133,7 +139,9 @@ pub fn run() -> i32 {
                 msg.push_str(&format!(": {cause}"));
             }
             eprintln!("{msg}");
-            if e.chain().any(|c| c.is::<BadInput>()) {
+            if e.chain().any(|c| c.is::<interrupt::Interrupted>()) {
+                130
+            } else if e.chain().any(|c| c.is::<BadInput>()) {
                 2
             } else {
                 1

@@ -44,3 +44,11 @@ pub fn need(path: &str) -> &str {
     );
     path
 }
+
+/// The `othbook` binary as a plain process (to spawn, signal or run several at once), with
+/// the same fixed book date as [`othbook`].
+pub fn othbook_process() -> std::process::Command {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("othbook"));
+    c.env("SOURCE_DATE_EPOCH", "1640995200");
+    c
+}

@@ -1,0 +1,87 @@
+//! `othbook book apply`: gathers the parts files of `book evaluate --shard` into the book.
+
+use super::output;
+use crate::cli::common::bad;
+use anyhow::{Context, Result};
+use othbook::learn::{apply_leaves, book_digest, read_parts, LeafSettings, Parts};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `othbook book apply`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The parts may come in any order and from any number of runs; all \
+must be of this book and of the same --depth and --exact-from. With every shard applied the \
+result is byte-identical to one unsharded `book evaluate`.\n\n\
+Example:\n  othbook book apply my.book part.0 part.1 part.2 -o evaluated.book"
+)]
+pub struct Args {
+    /// The book the shards were searched for.
+    book: PathBuf,
+    /// Parts files written by `book evaluate --shard I/N -o PART`.
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    /// Write the result here (default: replace BOOK).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let path = output::target(&args.book, args.output.as_ref())?;
+    crate::cli::common::distinct_files(&args.parts, &[path.as_path()])?;
+    let mut data = output::read(&args.book)?;
+    let digest = book_digest(&data);
+    let mut all: Vec<(PathBuf, Parts)> = Vec::with_capacity(args.parts.len());
+    for p in &args.parts {
+        let parts = read_parts(p).with_context(|| format!("reading {}", p.display()))?;
+        if parts.digest != digest {
+            return Err(bad(format!(
+                "{} was searched for another book than {} (its positions differ)",
+                p.display(),
+                args.book.display()
+            )));
+        }
+        if let Some((first, f)) = all.first() {
+            if (f.depth, f.exact_from, f.shard.count())
+                != (parts.depth, parts.exact_from, parts.shard.count())
+            {
+                return Err(bad(format!(
+                    "{} (depth {}, exact from {}, {} shards) and {} (depth {}, exact from {}, \
+                     {} shards) were searched with other settings",
+                    first.display(),
+                    f.depth,
+                    f.exact_from,
+                    f.shard.count(),
+                    p.display(),
+                    parts.depth,
+                    parts.exact_from,
+                    parts.shard.count()
+                )));
+            }
+        }
+        all.push((p.clone(), parts));
+    }
+    let first = &all[0].1;
+    let settings = LeafSettings::new(
+        u32::from(first.depth),
+        u32::from(first.exact_from),
+        othbook::learn::default_hash_mb(u32::from(first.depth)),
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    let count = first.shard.count();
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !all.iter().any(|(_, p)| p.shard.index() == *i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "warning: no parts of shard{} {}: their positions keep no leaf",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        );
+    }
+    let leaves = all.into_iter().flat_map(|(_, p)| p.leaves);
+    let report = apply_leaves(&mut data, leaves, &settings);
+    output::write(&path, &data)?;
+    output::summary(out, &path, &data, &report)
+}

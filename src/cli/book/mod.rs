@@ -1,0 +1,38 @@
+//! `othbook book`: the book's values: `evaluate` (search leaves, in shards if asked),
+//! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines).
+
+mod apply;
+mod evaluate;
+mod fix;
+mod output;
+
+use anyhow::Result;
+use std::io::Write;
+
+/// Arguments of `othbook book`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Search the leaf (best move out of the book) of every position and negamax the values.
+    /// Example: othbook book evaluate books/wthor.book --depth 12
+    Evaluate(evaluate::Args),
+    /// Gather the parts files of `book evaluate --shard` into the book and negamax.
+    /// Example: othbook book apply my.book part.* -o evaluated.book
+    Apply(apply::Args),
+    /// Check leaves against the book's moves and negamax again (after a merge or an import).
+    /// Example: othbook book fix my.book
+    Fix(fix::Args),
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    match args.command {
+        Command::Evaluate(a) => evaluate::run(a, out),
+        Command::Apply(a) => apply::run(a, out),
+        Command::Fix(a) => fix::run(a, out),
+    }
+}

@@ -1,0 +1,66 @@
+//! What `book evaluate`, `apply`, `fix` and `deviate` share: the output path, writing an
+//! evaluated book, and the summary line.
+
+use anyhow::{Context, Result};
+use othbook::book::{board_of, write_book, Book, BookData, RelinkReport};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The book to write: `-o` if given, else the input itself (replaced atomically).
+pub fn target(input: &Path, output: Option<&PathBuf>) -> Result<PathBuf> {
+    match output {
+        Some(o) => {
+            super::super::common::distinct_files(&[input.to_path_buf()], &[o.as_path()])?;
+            Ok(o.clone())
+        }
+        None => Ok(input.to_path_buf()),
+    }
+}
+
+/// The input book's data.
+pub fn read(input: &Path) -> Result<BookData> {
+    Ok(Book::open(input)?.to_data()?)
+}
+
+/// Writes `data` to `path` atomically.
+pub fn write(path: &Path, data: &BookData) -> Result<u64> {
+    write_book(path, data).with_context(|| format!("writing {}", path.display()))
+}
+
+/// `BOOK: N positions, V with a value, M leaves missing; start position +1.23 (depth 12)`.
+pub fn summary(
+    out: &mut impl Write,
+    path: &Path,
+    data: &BookData,
+    report: &RelinkReport,
+) -> Result<()> {
+    let start = data
+        .positions
+        .iter()
+        .find(|p| board_of(p.key).empty_count() == 60)
+        .and_then(|p| p.eval.value);
+    let root = match start {
+        Some(v) => format!(
+            "; start position {:+.2} ({}, depth {})",
+            v.discs(),
+            v.kind.word(),
+            v.depth
+        ),
+        None => String::new(),
+    };
+    let added = data.positions.iter().filter(|p| p.eval.added).count();
+    let added = if added > 0 {
+        format!(", {added} added by deviation (no games)")
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{}: {} positions, {} with a value, {} leaves missing{added}{root}",
+        path.display(),
+        data.positions.len(),
+        report.valued,
+        report.missing,
+    )?;
+    Ok(())
+}

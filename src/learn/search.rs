@@ -1,0 +1,223 @@
+//! Searching leaves: which positions need one, the worker threads that search them, and
+//! putting the results into the book.
+
+use crate::board::{Bitboard, Move};
+use crate::book::key::{Canonical, Key};
+use crate::book::{board_of, BookData, Graph, Leaf, RelinkReport, Score, ValueKind};
+use crate::engine::{Engine, EngineError, EngineOptions, ScoreKind};
+use crate::learn::{LeafSettings, Shard};
+use dashmap::DashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// One leaf to search: a position of the book and its moves that leave the book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeafJob {
+    /// Canonical key.
+    pub key: Key,
+    /// Moves of the canonical board that leave the book (a pass alone when it must pass).
+    pub out: Vec<Move>,
+}
+
+/// The leaves a run will search.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// In position-table order (which mixes depths evenly, so the rate is steady).
+    pub jobs: Vec<LeafJob>,
+    /// What relinking the book found before planning.
+    pub relink: RelinkReport,
+    /// The book's move graph.
+    pub graph: Graph,
+}
+
+/// Relinks `data` and lists the leaves to search: positions of `shard` at most `plies` plies
+/// from the start (all when `None`) whose leaf is missing, or, with `refresh`, every
+/// position that has moves out of the book.
+pub fn plan(data: &mut BookData, plies: Option<u8>, refresh: bool, shard: Shard) -> Plan {
+    let graph = Graph::of(data);
+    let relink = data.relink_with(&graph);
+    let jobs = data
+        .positions
+        .iter()
+        .zip(&graph.nodes)
+        .filter(|(p, node)| {
+            let ply = 60 - board_of(p.key).empty_count();
+            !node.out.is_empty()
+                && (refresh || !p.eval.leaf.is_known())
+                && plies.is_none_or(|n| ply <= u32::from(n))
+                && shard.contains(p.key)
+        })
+        .map(|(p, node)| LeafJob {
+            key: p.key,
+            out: node.out.clone(),
+        })
+        .collect();
+    Plan {
+        jobs,
+        relink,
+        graph,
+    }
+}
+
+/// The leaves found so far, shared by the workers.
+pub type Results = DashMap<Key, Leaf>;
+
+/// What [`search_leaves`] calls to save the leaves found so far.
+pub type Checkpoint<'a, E> = dyn FnMut(&Results) -> Result<(), E> + 'a;
+
+/// How [`search_leaves`] runs.
+pub struct SearchRun<'a> {
+    /// How each leaf is searched.
+    pub settings: LeafSettings,
+    /// Worker threads, each searching one leaf at a time.
+    pub threads: usize,
+    /// Set (by a signal handler, say) to stop: searches under way are dropped, finished
+    /// ones kept.
+    pub stop: &'a AtomicBool,
+    /// Called once per leaf finished (or found already done).
+    pub tick: &'a (dyn Fn() + Sync),
+    /// Time between checkpoints.
+    pub checkpoint_every: Duration,
+}
+
+/// Searches every job whose key `results` does not hold yet, putting each leaf into
+/// `results` (a map shared by the workers) as it is found; calls `checkpoint` with the map
+/// every `checkpoint_every`. Returns `Ok(true)` when every job is done, `Ok(false)` when
+/// stopped first.
+pub fn search_leaves<E: From<EngineError>>(
+    jobs: &[LeafJob],
+    run: &SearchRun<'_>,
+    results: &DashMap<Key, Leaf>,
+    checkpoint: &mut Checkpoint<'_, E>,
+) -> Result<bool, E> {
+    let engines = (0..run.threads.max(1))
+        .map(|_| {
+            Engine::try_new(EngineOptions {
+                threads: 1,
+                hash_mb: run.settings.hash_mb(),
+                ..EngineOptions::default()
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let next = AtomicUsize::new(0);
+    let running = AtomicUsize::new(engines.len());
+    let failure: Mutex<Option<EngineError>> = Mutex::new(None);
+    let mut outcome = Ok(());
+    std::thread::scope(|scope| {
+        for mut engine in engines {
+            let (next, running, failure) = (&next, &running, &failure);
+            scope.spawn(move || {
+                if let Err(e) = work(&mut engine, jobs, run, results, next) {
+                    *failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    run.stop.store(true, Ordering::Relaxed);
+                }
+                running.fetch_sub(1, Ordering::Release);
+            });
+        }
+        let mut last = Instant::now();
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::sleep(Duration::from_millis(50));
+            if last.elapsed() >= run.checkpoint_every && !run.stop.load(Ordering::Relaxed) {
+                if let Err(e) = checkpoint(results) {
+                    outcome = Err(e);
+                    run.stop.store(true, Ordering::Relaxed);
+                }
+                last = Instant::now();
+            }
+        }
+    });
+    outcome?;
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e.into());
+    }
+    Ok(jobs.iter().all(|j| results.contains_key(&j.key)))
+}
+
+/// One worker: takes the next job until none is left or the run is stopped.
+fn work(
+    engine: &mut Engine,
+    jobs: &[LeafJob],
+    run: &SearchRun<'_>,
+    results: &DashMap<Key, Leaf>,
+    next: &AtomicUsize,
+) -> Result<(), EngineError> {
+    while !run.stop.load(Ordering::Relaxed) {
+        let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            break;
+        };
+        if !results.contains_key(&job.key) {
+            match search_leaf(engine, job, &run.settings, run.stop)? {
+                Some(leaf) => {
+                    results.insert(job.key, leaf);
+                }
+                None => break,
+            }
+        }
+        (run.tick)();
+    }
+    Ok(())
+}
+
+/// The leaf of one position: the best of its moves out of the book, searched from a clear
+/// table. `None` when the run was stopped during the search.
+pub fn search_leaf(
+    engine: &mut Engine,
+    job: &LeafJob,
+    settings: &LeafSettings,
+    stop: &AtomicBool,
+) -> Result<Option<Leaf>, EngineError> {
+    engine.clear();
+    let board = board_of(job.key);
+    let mut limits = settings.limits(board.empty_count());
+    if board.has_moves() {
+        let mask: Bitboard = job
+            .out
+            .iter()
+            .filter_map(|m| match m {
+                Move::Play(sq) => Some(*sq),
+                Move::Pass => None,
+            })
+            .collect();
+        limits = limits.only(mask);
+    }
+    let a = engine.analyze_stoppable(&board, &limits, stop, |_| {})?;
+    if !a.complete {
+        return Ok(None);
+    }
+    let kind = match a.kind {
+        ScoreKind::Midgame => ValueKind::Midgame,
+        ScoreKind::Exact => ValueKind::Exact,
+        ScoreKind::Wld => ValueKind::Wld,
+    };
+    Ok(Some(Leaf::Move {
+        code: Canonical::of(&board).code_of(a.best_move),
+        score: Score {
+            score: a.score.clamp(-6400, 6400) as i16,
+            depth: a.depth.min(u32::from(u8::MAX)) as u8,
+            kind,
+        },
+    }))
+}
+
+/// Puts searched leaves into the book (positions it does not hold are ignored), records the
+/// settings in the header and negamaxes.
+pub fn apply_leaves(
+    data: &mut BookData,
+    leaves: impl IntoIterator<Item = (Key, Leaf)>,
+    settings: &LeafSettings,
+) -> RelinkReport {
+    let index: ahash::AHashMap<Key, usize> = data
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key, i))
+        .collect();
+    for (key, leaf) in leaves {
+        if let Some(&i) = index.get(&key) {
+            data.positions[i].eval.leaf = leaf;
+        }
+    }
+    data.info.evaluation = Some(settings.info());
+    data.relink()
+}
