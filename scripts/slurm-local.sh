@@ -274,6 +274,11 @@ t0=$SECONDS
   || { cat single.log; exit 1; }
 log "unsharded evaluation: $((SECONDS - t0)) s"
 
+# Two unevaluated copies of the book would compare equal too.
+if cmp -s book.book single.book; then
+  log "FAIL: the evaluation left the book unchanged"
+  exit 1
+fi
 if cmp sharded.book single.book; then
   log "PASS: sharded.book and single.book are identical ($(stat -c %s single.book) bytes)"
 else
