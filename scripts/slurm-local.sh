@@ -208,7 +208,7 @@ log "cluster up: $(sinfo -h -o '%P %D node(s) %c CPUs %T')"
 
 # Waits for a job (an array waits for all its tasks) to leave the queue, then fails unless
 # every task completed with exit code 0. Polls squeue once a second: `sbatch --wait` would
-# do, but it backs off to tens of seconds between polls.
+# do, but it sleeps 2 s, then 8 s, then 32 s between its polls.
 wait_job() {
   local id=$1 states
   while squeue -h -j "$id" -o %i 2>/dev/null | grep -q .; do sleep 1; done
