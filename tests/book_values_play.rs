@@ -298,3 +298,47 @@ fn positions_without_a_value_are_played_by_their_games() {
         "{shallow_hints:?}"
     );
 }
+
+/// The default book's real values (searched by `book evaluate`) against its game statistics:
+/// the same engine, at a fixed depth so the games are deterministic, playing the 100 most
+/// played 6-ply lines with each colour; the one playing book moves by value must score more.
+#[test]
+fn a_player_using_the_values_beats_the_same_player_using_the_games() {
+    let default = othbook::book::default_path();
+    assert!(
+        Book::open(&default).unwrap().has_values(),
+        "the default book is shipped evaluated (books/README.md)"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    common::default_book_without_values(dir.path());
+    let lines = othbook()
+        .args(["top", "--plies", "6", "--limit", "100", "--format", "tsv"])
+        .output()
+        .unwrap();
+    let openings: String = String::from_utf8_lossy(&lines.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| format!("{}\n", l.split('\t').next().unwrap()))
+        .collect();
+    std::fs::write(dir.path().join("open.txt"), openings).unwrap();
+    let out = othbook()
+        .current_dir(dir.path())
+        .env(othbook::book::BOOK_ENV, &default)
+        .args(["match", "--openings", "open.txt", "--games", "200"])
+        .args(["--black", "engine:depth=5"])
+        .args(["--white", "engine:depth=5,book=no-values.book"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let points = |name: &str| -> f64 {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{text}"));
+        row.split_whitespace().nth(5).unwrap().parse().unwrap()
+    };
+    let (values, games) = (points("engine:depth=5 "), points("engine:book=no-values"));
+    assert_eq!(values + games, 200.0, "{text}");
+    assert!(values > games, "values {values} against games {games}:\n{text}");
+}

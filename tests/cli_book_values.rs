@@ -108,7 +108,8 @@ fn three_shard_processes_applied_equal_one_process_byte_for_byte() {
     assert!(!out.contains(" 0 leaves missing"), "{out}");
 }
 
-#[cfg(unix)]
+// libc is a dependency on Linux only.
+#[cfg(target_os = "linux")]
 #[test]
 fn an_interrupted_evaluation_saves_its_work_and_a_rerun_ends_as_an_uninterrupted_one() {
     let dir = tempfile::tempdir().unwrap();
