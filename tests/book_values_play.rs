@@ -340,5 +340,8 @@ fn a_player_using_the_values_beats_the_same_player_using_the_games() {
     };
     let (values, games) = (points("engine:depth=5 "), points("engine:book=no-values"));
     assert_eq!(values + games, 200.0, "{text}");
-    assert!(values > games, "values {values} against games {games}:\n{text}");
+    assert!(
+        values > games,
+        "values {values} against games {games}:\n{text}"
+    );
 }

@@ -55,17 +55,18 @@ pub enum DeviateError {
 }
 
 /// Runs deviation learning on `data` (an evaluated book), searching leaves as `run` says;
-/// `on_round` hears after each round (for progress and checkpoints).
+/// `save` is called after each round, and every `run.checkpoint_every` during a round's
+/// searches with the book as it would be if the round stopped there (for checkpoints).
 pub fn deviate(
     data: &mut BookData,
     settings: &DeviateSettings,
     run: &SearchRun<'_>,
-    on_round: &mut dyn FnMut(&BookData, &DeviateReport),
+    save: &mut dyn FnMut(&BookData, &DeviateReport),
 ) -> Result<DeviateReport, DeviateError> {
     let mut report = DeviateReport::default();
     // Leaves an interrupted run left missing are searched first, so a rerun walks the same
     // book an uninterrupted run would have.
-    if !search_missing(data, run, &mut report)? {
+    if !search_missing(data, run, &mut report, save)? {
         report.stopped = true;
         return Ok(report);
     }
@@ -90,9 +91,9 @@ pub fn deviate(
             false
         });
         report.added += data.add_links(&links)?;
-        let done = search_missing(data, run, &mut report)?;
+        let done = search_missing(data, run, &mut report, save)?;
         report.rounds += 1;
-        on_round(data, &report);
+        save(data, &report);
         if !done {
             report.stopped = true;
             break;
@@ -106,14 +107,24 @@ fn search_missing(
     data: &mut BookData,
     run: &SearchRun<'_>,
     report: &mut DeviateReport,
+    save: &mut dyn FnMut(&BookData, &DeviateReport),
 ) -> Result<bool, DeviateError> {
     let the_plan = plan(data, None, false, Shard::ALL);
     let results: Results = DashMap::new();
-    let done = search_leaves::<DeviateError>(&the_plan.jobs, run, &results, &mut |_| Ok(()))?;
+    let sorted = |r: &Results| {
+        let mut leaves: Vec<(Key, Leaf)> = r.iter().map(|e| (*e.key(), *e.value())).collect();
+        leaves.sort_unstable_by_key(|(k, _)| *k);
+        leaves
+    };
+    let mut checkpoint = |r: &Results| -> Result<(), DeviateError> {
+        let mut snapshot = data.clone();
+        apply_leaves(&mut snapshot, sorted(r), &run.settings);
+        save(&snapshot, report);
+        Ok(())
+    };
+    let done = search_leaves::<DeviateError>(&the_plan.jobs, run, &results, &mut checkpoint)?;
     report.searched += results.len();
-    let mut leaves: Vec<(Key, Leaf)> = results.into_iter().collect();
-    leaves.sort_unstable_by_key(|(k, _)| *k);
-    apply_leaves(data, leaves, &run.settings);
+    apply_leaves(data, sorted(&results), &run.settings);
     Ok(done)
 }
 

@@ -9,7 +9,6 @@ use othbook::learn::{default_hash_mb, deviate, DeviateSettings, LeafSettings, Se
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// Arguments of `othbook book deviate`.
 #[derive(clap::Args, Debug)]
@@ -51,6 +50,9 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Minutes between checkpoints within a round (the book is also saved after each round).
+    #[arg(long, default_value_t = 5.0)]
+    checkpoint: f64,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -69,6 +71,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         until: args.until.min(60),
         max: args.max,
     };
+    let checkpoint_every = output::checkpoint_every(args.checkpoint)?;
     let leaf = LeafSettings::new(args.depth, args.exact_from, default_hash_mb(args.depth))
         .map_err(|e| bad(e.to_string()))?;
     let threads = crate::cli::common::threads_arg(args.threads)?;
@@ -87,14 +90,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         threads,
         stop,
         tick: &tick,
-        checkpoint_every: Duration::from_secs(u64::MAX / 4),
+        checkpoint_every,
     };
     let mut failed = None;
+    let mut rounds_told = 0;
     let mut save = |d: &othbook::book::BookData, r: &othbook::learn::DeviateReport| {
-        eprintln!(
-            "round {}: {} positions added, {} leaves searched",
-            r.rounds, r.added, r.searched
-        );
+        if r.rounds > rounds_told {
+            rounds_told = r.rounds;
+            eprintln!(
+                "round {}: {} positions added, {} leaves searched",
+                r.rounds, r.added, r.searched
+            );
+        }
         if let Err(e) = output::write(&path, d) {
             failed.get_or_insert(e);
             stop.store(true, Ordering::Relaxed);

@@ -15,7 +15,7 @@ use othbook::learn::{
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `othbook book evaluate`.
 #[derive(clap::Args, Debug)]
@@ -75,11 +75,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     )
     .map_err(|e| bad(e.to_string()))?;
     let threads = crate::cli::common::threads_arg(args.threads)?;
-    if !(args.checkpoint > 0.0 && args.checkpoint <= 10_080.0) {
-        return Err(bad(
-            "--checkpoint must be more than 0 and at most a week of minutes",
-        ));
-    }
+    let checkpoint_every = output::checkpoint_every(args.checkpoint)?;
     let target = match (args.shard, &args.output) {
         (Some(_), None) => {
             return Err(bad(
@@ -133,7 +129,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         threads,
         stop,
         tick: &tick,
-        checkpoint_every: Duration::from_secs_f64(args.checkpoint * 60.0),
+        checkpoint_every,
     };
     let start = Instant::now();
     let mut save = |r: &DashMap<Key, Leaf>| save(&target, &data, digest, &settings, r);

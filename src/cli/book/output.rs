@@ -17,6 +17,16 @@ pub fn target(input: &Path, output: Option<&PathBuf>) -> Result<PathBuf> {
     }
 }
 
+/// The time between checkpoints from `--checkpoint MINUTES`.
+pub fn checkpoint_every(minutes: f64) -> Result<std::time::Duration> {
+    if !(minutes > 0.0 && minutes <= 10_080.0) {
+        return Err(crate::cli::common::bad(
+            "--checkpoint must be more than 0 and at most a week of minutes",
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(minutes * 60.0))
+}
+
 /// The input book's data.
 pub fn read(input: &Path) -> Result<BookData> {
     Ok(Book::open(input)?.to_data()?)
