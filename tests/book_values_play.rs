@@ -300,11 +300,12 @@ fn positions_without_a_value_are_played_by_their_games() {
 }
 
 /// The default book's real values (searched by `book evaluate`) against its game statistics:
-/// the same engine, at a fixed depth so the games are deterministic, playing the 100 most
+/// the same engine, at a fixed depth on one thread so the games are deterministic, playing the 100 most
 /// played 6-ply lines with each colour; the one playing book moves by value must score more.
 #[test]
 fn a_player_using_the_values_beats_the_same_player_using_the_games() {
-    let default = othbook::book::default_path();
+    // Absolute: the match runs in another folder.
+    let default = std::fs::canonicalize(othbook::book::default_path()).unwrap();
     assert!(
         Book::open(&default).unwrap().has_values(),
         "the default book is shipped evaluated (books/README.md)"
@@ -325,8 +326,8 @@ fn a_player_using_the_values_beats_the_same_player_using_the_games() {
         .current_dir(dir.path())
         .env(othbook::book::BOOK_ENV, &default)
         .args(["match", "--openings", "open.txt", "--games", "200"])
-        .args(["--black", "engine:depth=5"])
-        .args(["--white", "engine:depth=5,book=no-values.book"])
+        .args(["--black", "engine:depth=5,threads=1"])
+        .args(["--white", "engine:depth=5,threads=1,book=no-values.book"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -338,10 +339,37 @@ fn a_player_using_the_values_beats_the_same_player_using_the_games() {
             .unwrap_or_else(|| panic!("{text}"));
         row.split_whitespace().nth(5).unwrap().parse().unwrap()
     };
-    let (values, games) = (points("engine:depth=5 "), points("engine:book=no-values"));
+    let (values, games) = (
+        points("engine:depth=5,threads=1 "),
+        points("engine:book=no-values"),
+    );
     assert_eq!(values + games, 200.0, "{text}");
     assert!(
         values > games,
         "values {values} against games {games}:\n{text}"
     );
+}
+
+/// Regression: a match run with `$OTHBOOK_BOOK` naming a file that does not exist (here a
+/// relative path from another folder) played without any book, silently.
+#[test]
+fn regression_missing_othbook_book_was_silently_no_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = othbook()
+        .current_dir(dir.path())
+        .env(othbook::book::BOOK_ENV, "books/wthor.book")
+        .args([
+            "match",
+            "--black",
+            "engine:depth=1",
+            "--white",
+            "random",
+            "--games",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("books/wthor.book"), "{err}");
 }

@@ -167,7 +167,9 @@ impl BookSetting {
             BookSetting::None => Ok(None),
             BookSetting::Default => {
                 let p = default_path();
-                if p.exists() {
+                // A book named by $OTHBOOK_BOOK must exist: playing without it would be silent.
+                let named = std::env::var_os(crate::book::BOOK_ENV).is_some_and(|v| !v.is_empty());
+                if p.exists() || named {
                     Book::open(&p).map(|b| Some(Arc::new(b)))
                 } else {
                     Ok(None)
