@@ -373,7 +373,10 @@ fn analyze_shows_the_book_value_and_best_move_before_searching() {
         // Before the search's first line.
         assert!(out.find("book value").unwrap() < out.find("depth    score").unwrap());
     }
-    let v1 = analyze("f5d6c3", &[]);
+    let v1 = analyze(
+        "f5d6c3",
+        &["--book", common::default_without_values().to_str().unwrap()],
+    );
     assert!(!v1.contains("book value"), "{v1}");
 }
 

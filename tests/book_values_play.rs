@@ -244,7 +244,8 @@ fn nboard_hint_gives_book_lines_with_values_and_go_plays_the_best() {
 #[test]
 fn nboard_hint_without_values_lists_games_as_before() {
     let out = othbook()
-        .args(["nboard", "--time", "0.2", "--hash", "1"])
+        .args(["nboard", "--time", "0.2", "--hash", "1", "--book"])
+        .arg(common::default_without_values())
         .write_stdin(
             "nboard 2\nset depth 1\nset game (;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\nhint 2\nquit\n",
         )

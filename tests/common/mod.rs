@@ -134,7 +134,7 @@ pub fn fake_evaluated_book() -> &'static Path {
     static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
         std::sync::OnceLock::new();
     book_once(&BOOK, |path| {
-        let report = evaluate_book(&othbook::book::default_path(), path, 4, fake_leaf);
+        let report = evaluate_book(default_without_values(), path, 4, fake_leaf);
         assert!(report.valued > 0 && report.missing == 0, "{report:?}");
     })
 }
@@ -172,7 +172,7 @@ pub fn partly_evaluated_book() -> &'static Path {
     static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
         std::sync::OnceLock::new();
     book_once(&BOOK, |path| {
-        let default = othbook::book::default_path();
+        let default = default_without_values();
         stdout_of(&[
             "book",
             "evaluate",
@@ -191,18 +191,28 @@ pub fn partly_evaluated_book() -> &'static Path {
     })
 }
 
-/// A copy of the default book without its values (format version 1), written into `dir`:
-/// for the tests of what books without values do.
+/// The default book without its values (format version 1), written once per test binary:
+/// the starting point of the books these tests evaluate themselves.
+pub fn default_without_values() -> &'static Path {
+    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+        std::sync::OnceLock::new();
+    book_once(&BOOK, |path| {
+        let mut data = othbook::book::Book::open(othbook::book::default_path())
+            .unwrap()
+            .to_data()
+            .unwrap();
+        data.info.evaluation = None;
+        for p in &mut data.positions {
+            p.eval = othbook::book::PosEval::default();
+        }
+        othbook::book::write_book(path, &data).unwrap();
+    })
+}
+
+/// A copy of the default book without its values (format version 1), written into `dir`
+/// as `no-values.book`: for the tests of what books without values do.
 pub fn default_book_without_values(dir: &Path) -> std::path::PathBuf {
-    let mut data = othbook::book::Book::open(othbook::book::default_path())
-        .unwrap()
-        .to_data()
-        .unwrap();
-    data.info.evaluation = None;
-    for p in &mut data.positions {
-        p.eval = othbook::book::PosEval::default();
-    }
     let path = dir.join("no-values.book");
-    othbook::book::write_book(&path, &data).unwrap();
+    std::fs::copy(default_without_values(), &path).unwrap();
     path
 }
