@@ -49,6 +49,15 @@ pub fn board_of(key: Key) -> Board {
 }
 
 impl BookData {
+    /// Forgets the values: the book is then written as format version 1. Positions added by
+    /// deviation stay, with no games.
+    pub fn strip_values(&mut self) {
+        self.info.evaluation = None;
+        for p in &mut self.positions {
+            p.eval = crate::book::PosEval::default();
+        }
+    }
+
     /// Each position's index in the table, by key (in memory only: ahash).
     #[must_use]
     pub fn key_index(&self) -> ahash::AHashMap<Key, usize> {

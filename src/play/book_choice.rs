@@ -289,10 +289,7 @@ mod tests {
             .unwrap()
             .to_data()
             .unwrap();
-        data.info.evaluation = None;
-        for p in &mut data.positions {
-            p.eval = crate::book::PosEval::default();
-        }
+        data.strip_values();
         let book = Book::from_bytes(crate::book::encode(&data).unwrap(), "v1.book").unwrap();
         assert!(!book.has_values());
         let mut rng = Rng::new(5);

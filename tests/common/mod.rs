@@ -201,10 +201,7 @@ pub fn default_without_values() -> &'static Path {
             .unwrap()
             .to_data()
             .unwrap();
-        data.info.evaluation = None;
-        for p in &mut data.positions {
-            p.eval = othbook::book::PosEval::default();
-        }
+        data.strip_values();
         othbook::book::write_book(path, &data).unwrap();
     })
 }
