@@ -174,10 +174,14 @@ fn progress(total: u64) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} leaves, {per_sec}, {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} leaves, {rate}, {eta} left")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1}/s", s.per_sec());
+                },
+            ),
     );
     bar
 }
