@@ -321,13 +321,21 @@ fn export_refuses_a_book_without_values() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
-    /// Damaged real bytes: the importer answers, with a book or an error, and never panics.
+    /// Damaged real bytes (the ray1457 book, or it exported to Egaroucid's format): the
+    /// importer answers, with a book or an error, and never panics.
     #[test]
     fn the_importer_never_panics_on_damaged_bytes(
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..12),
         cut in proptest::option::of(any::<prop::sample::Index>()),
+        egaroucid: bool,
     ) {
-        let mut bytes = std::fs::read(need(RAY)).unwrap();
+        let ray = std::fs::read(need(RAY)).unwrap();
+        let data = import_bytes(&ray, Path::new(RAY)).unwrap().0;
+        let mut bytes = if egaroucid {
+            othbook::book::interop::export_egaroucid(&data).0
+        } else {
+            ray
+        };
         for (at, b) in edits {
             let i = at.index(bytes.len());
             bytes[i] = b;
@@ -337,4 +345,68 @@ proptest! {
         }
         let _ = import_bytes(&bytes, Path::new("fuzz.dat"));
     }
+}
+
+#[test]
+fn ray1457_goes_through_egaroucid_and_back_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["book", "import", &ray(), "-o", "ray.book"]);
+    let out = ok(
+        d,
+        &[
+            "book",
+            "export",
+            "ray.book",
+            "--to",
+            "egaroucid",
+            "-o",
+            "ray.egbk3",
+        ],
+    );
+    assert!(out.contains("1941 positions written"), "{out}");
+    let eg = std::fs::read(d.join("ray.egbk3")).unwrap();
+    assert_eq!(&eg[..10], b"DICUORAGE\x03");
+    assert_eq!(eg.len(), 14 + 1941 * 25);
+    // Egaroucid's records: a1 is the high bit, boards in its own smallest orientation.
+    for r in eg[14..].chunks_exact(25) {
+        let (p, o) = (
+            u64::from_le_bytes(r[..8].try_into().unwrap()),
+            u64::from_le_bytes(r[8..16].try_into().unwrap()),
+        );
+        let mirrored = canonical((p.reverse_bits(), o.reverse_bits()));
+        let smallest = (0..8)
+            .map(|s| {
+                (
+                    image(mirrored.0, s).reverse_bits(),
+                    image(mirrored.1, s).reverse_bits(),
+                )
+            })
+            .min()
+            .unwrap();
+        assert_eq!((p, o), smallest);
+    }
+    let again = ok(d, &["book", "import", "ray.egbk3", "-o", "eg.book"]);
+    assert!(again.contains("every value agrees"), "{again}");
+    ok(
+        d,
+        &[
+            "book", "export", "eg.book", "--to", "edax", "-o", "back.dat",
+        ],
+    );
+    let (_, a) = read_edax(&std::fs::read(RAY).unwrap());
+    let (_, b) = read_edax(&std::fs::read(d.join("back.dat")).unwrap());
+    assert_eq!(a, b, "positions, values, links, leaves and levels");
+}
+
+#[test]
+fn bad_egaroucid_files_are_refused() {
+    let mut eg = b"DICUORAGE\x03".to_vec();
+    eg.extend(2i32.to_le_bytes());
+    eg.extend([0u8; 25]);
+    refused(&eg, "the header claims 2 positions of 25 bytes");
+    let mut v2 = eg.clone();
+    v2[9] = 2;
+    refused(&v2, "Egaroucid book format version 2 is not known");
+    refused(b"DICUORAGE", "truncated: the file ends inside the header");
 }

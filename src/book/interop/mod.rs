@@ -1,9 +1,10 @@
-//! Other programs' opening books: Edax's `book.dat` read into an othbook book and written
-//! from one (docs/interop.md). Book-level only: values come from the files or from the
+//! Other programs' opening books: Edax's `book.dat` and Egaroucid's `.egbk3` read into an
+//! othbook book and written from one (docs/interop.md). Book-level only: values come from the files or from the
 //! book, nothing is searched here.
 
 mod convert;
 pub mod edax;
+pub mod egaroucid;
 
 pub use convert::{discs, solved_empties, MAX_LEVEL};
 
@@ -36,13 +37,21 @@ pub enum InteropError {
 pub enum Format {
     /// Edax's binary `book.dat`.
     Edax,
+    /// Egaroucid's `.egbk3`.
+    Egaroucid,
 }
 
 impl Format {
     /// The format of a file from its first bytes.
     #[must_use]
     pub fn detect(bytes: &[u8]) -> Option<Format> {
-        edax::is_edax(bytes).then_some(Format::Edax)
+        if edax::is_edax(bytes) {
+            Some(Format::Edax)
+        } else if egaroucid::is_egaroucid(bytes) {
+            Some(Format::Egaroucid)
+        } else {
+            None
+        }
     }
 }
 
@@ -61,7 +70,7 @@ pub struct ImportReport {
     pub stale: u64,
     /// Moves whose position the file does not hold.
     pub dangling_links: u64,
-    /// Boards stored other than in their canonical (smallest) orientation.
+    /// Boards of an Edax book stored other than in their canonical (smallest) orientation.
     pub not_canonical: u64,
 }
 
@@ -85,28 +94,32 @@ fn invalid(path: &Path, reason: impl Into<String>) -> InteropError {
 
 /// Reads a foreign book from its bytes; `path` names it in errors and in the book's sources.
 pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport), InteropError> {
-    match Format::detect(bytes) {
-        Some(Format::Edax) => {
-            let book = edax::parse(bytes).map_err(|r| invalid(path, r))?;
-            let name = path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into(),
-            );
-            convert::to_data(&book, &name).map_err(|r| invalid(path, r))
-        }
-        None if bytes.is_empty() => Err(invalid(path, "the file is empty")),
-        None => Err(invalid(
-            path,
-            format!(
-                "not a book format othbook imports (Edax book.dat); it starts with {}",
-                bytes
-                    .iter()
-                    .take(8)
-                    .map(|b| format!("{b:02x}"))
-                    .collect::<String>()
-            ),
+    let format = Format::detect(bytes);
+    let book = match format {
+        Some(Format::Edax) => edax::parse(bytes),
+        Some(Format::Egaroucid) => egaroucid::parse(bytes),
+        None if bytes.is_empty() => Err("the file is empty".into()),
+        None => Err(format!(
+            "not a book format othbook imports (Edax book.dat, Egaroucid .egbk3); it \
+                 starts with {}",
+            bytes
+                .iter()
+                .take(8)
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
         )),
     }
+    .map_err(|r| invalid(path, r))?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let (data, mut report) = convert::to_data(&book, &name).map_err(|r| invalid(path, r))?;
+    if format == Some(Format::Egaroucid) {
+        // Egaroucid keeps the smallest orientation in its own bit order, not Edax's.
+        report.not_canonical = 0;
+    }
+    Ok((data, report))
 }
 
 /// Reads a foreign book file.
@@ -123,6 +136,14 @@ pub fn import_file(path: &Path) -> Result<(BookData, ImportReport), InteropError
 pub fn export_edax(data: &BookData) -> (Vec<u8>, ExportReport) {
     let (book, report) = convert::from_data(data);
     (edax::encode(&book), report)
+}
+
+/// The Egaroucid `.egbk3` of a book with values (the same positions, values and leaves as
+/// [`export_edax`]; the format has no links).
+#[must_use]
+pub fn export_egaroucid(data: &BookData) -> (Vec<u8>, ExportReport) {
+    let (book, report) = convert::from_data(data);
+    (egaroucid::encode(&book), report)
 }
 
 /// Writes `bytes` to `path` atomically: on failure nothing is left at `path`.

@@ -1,10 +1,10 @@
 //! `othbook book export`: an evaluated othbook book written in another program's format
-//! (Edax `book.dat`), so that players can load it there.
+//! (Edax `book.dat`, Egaroucid `.egbk3`), so that players can load it there.
 
 use super::output;
 use crate::cli::common::bad;
 use anyhow::Result;
-use othbook::book::interop::{export_edax, write_file, MAX_LEVEL};
+use othbook::book::interop::{export_edax, export_egaroucid, write_file, MAX_LEVEL};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -13,6 +13,8 @@ use std::path::PathBuf;
 enum To {
     /// Edax's binary book.dat (format version 4).
     Edax,
+    /// Egaroucid's .egbk3 (version 3; no links: Egaroucid finds children by probing).
+    Egaroucid,
 }
 
 /// Arguments of `othbook book export`.
@@ -22,7 +24,8 @@ enum To {
 Values, links (every legal move into the book) and leaves come from the book's values, \
 rounded to whole discs; wins, draws and losses from the games, for the side to move; lines = \
 games; a leaf's level is its search depth, at most 60 (docs/interop.md).\n\n\
-Example:\n  othbook book export books/wthor.book --to edax -o book.dat"
+Examples:\n  othbook book export books/wthor.book --to edax -o book.dat\n  \
+othbook book export books/wthor.book --to egaroucid -o book.egbk3"
 )]
 pub struct Args {
     /// The evaluated book.
@@ -46,6 +49,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     let (bytes, report) = match args.to {
         To::Edax => export_edax(&data),
+        To::Egaroucid => export_egaroucid(&data),
     };
     write_file(&args.output, &bytes)?;
     writeln!(
