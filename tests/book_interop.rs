@@ -410,3 +410,49 @@ fn bad_egaroucid_files_are_refused() {
     refused(&v2, "Egaroucid book format version 2 is not known");
     refused(b"DICUORAGE", "truncated: the file ends inside the header");
 }
+
+#[test]
+fn edax_text_export_gives_each_position_its_level_and_leaf() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["book", "import", &ray(), "-o", "ray.book"]);
+    ok(
+        d,
+        &[
+            "book",
+            "export",
+            "ray.book",
+            "--to",
+            "edax-text",
+            "-o",
+            "ray.txt",
+        ],
+    );
+    let (_, recs) = read_edax(&std::fs::read(RAY).unwrap());
+    let text = std::fs::read_to_string(d.join("ray.txt")).unwrap();
+    let mut seen = 0;
+    for line in text.lines() {
+        let (board, rest) = line.split_at(64);
+        let bits = |c: char| {
+            board
+                .chars()
+                .enumerate()
+                .filter(|&(_, x)| x == c)
+                .fold(0u64, |b, (i, _)| b | 1 << i)
+        };
+        let r = &recs[&(bits('X'), bits('O'))];
+        let fields: Vec<&str> = rest.strip_prefix(" X,").unwrap().split(',').collect();
+        let mv = match r.leaf.1 {
+            64 => "PA".to_string(),
+            65 => "--".to_string(),
+            m => format!("{}{}", (b'A' + m % 8) as char, m / 8 + 1),
+        };
+        assert_eq!(
+            fields,
+            [r.level.to_string(), mv, r.leaf.0.to_string()],
+            "{line}"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 1941);
+}

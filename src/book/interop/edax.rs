@@ -282,6 +282,42 @@ pub fn encode(book: &EdaxBook) -> Vec<u8> {
     out
 }
 
+/// A move as Edax's `move_to_string` writes it for the side shown as X: `F5`, `PA` (pass),
+/// `--` (no move).
+fn move_text(mv: u8) -> String {
+    match mv {
+        0..=63 => format!("{}{}", (b'A' + mv % 8) as char, mv / 8 + 1),
+        PASS => "PA".into(),
+        _ => "--".into(),
+    }
+}
+
+/// Edax's text form of a book (`book export`): per position, the 64 squares (X = side to
+/// move, O = the other, - = empty), ` X`, then `,level,leaf move,leaf score`; positions in
+/// the book's order. Edax's `book import` reads it and relinks.
+#[must_use]
+pub fn encode_text(book: &EdaxBook) -> String {
+    let mut out = String::with_capacity(book.positions.len() * 80);
+    for p in &book.positions {
+        for sq in 0..64 {
+            out.push(if p.player >> sq & 1 == 1 {
+                'X'
+            } else if p.opponent >> sq & 1 == 1 {
+                'O'
+            } else {
+                '-'
+            });
+        }
+        out.push_str(&format!(
+            " X,{},{},{}\n",
+            p.level,
+            move_text(p.leaf.mv),
+            p.leaf.score
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,6 +360,23 @@ mod tests {
         let bytes = encode(&b);
         assert_eq!(bytes.len(), HEADER_LEN + FIXED_LEN + 4);
         assert_eq!(parse(&bytes).unwrap(), b);
+    }
+
+    #[test]
+    fn text_lines_are_edax_export_lines() {
+        // d4 and e5 are the opponent's (O), e4 and d5 the side to move's (X).
+        let text = encode_text(&sample());
+        let want = format!(
+            "{}OX{}XO{} X,1,C4,-5\n",
+            "-".repeat(27),
+            "-".repeat(6),
+            "-".repeat(27)
+        );
+        assert_eq!(text, want);
+        assert_eq!(
+            (move_text(PASS), move_text(NO_MOVE), move_text(0)),
+            ("PA".into(), "--".into(), "A1".into())
+        );
     }
 
     #[test]

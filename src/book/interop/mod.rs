@@ -146,6 +146,14 @@ pub fn export_egaroucid(data: &BookData) -> (Vec<u8>, ExportReport) {
     (egaroucid::encode(&book), report)
 }
 
+/// Edax's text export of a book with values (`book export` lines; Edax's `book import`
+/// reads them and relinks).
+#[must_use]
+pub fn export_edax_text(data: &BookData) -> (Vec<u8>, ExportReport) {
+    let (book, report) = convert::from_data(data);
+    (edax::encode_text(&book).into_bytes(), report)
+}
+
 /// Writes `bytes` to `path` atomically: on failure nothing is left at `path`.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), InteropError> {
     crate::atomic_file::replace(path, |w| std::io::Write::write_all(w, bytes)).map_err(|source| {

@@ -1,10 +1,12 @@
 //! `othbook book export`: an evaluated othbook book written in another program's format
-//! (Edax `book.dat`, Egaroucid `.egbk3`), so that players can load it there.
+//! (Edax `book.dat` or text, Egaroucid `.egbk3`), so that players can load it there.
 
 use super::output;
 use crate::cli::common::bad;
 use anyhow::Result;
-use othbook::book::interop::{export_edax, export_egaroucid, write_file, MAX_LEVEL};
+use othbook::book::interop::{
+    export_edax, export_edax_text, export_egaroucid, write_file, MAX_LEVEL,
+};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -15,6 +17,8 @@ enum To {
     Edax,
     /// Egaroucid's .egbk3 (version 3; no links: Egaroucid finds children by probing).
     Egaroucid,
+    /// Edax's text export: `<board> X,level,leaf move,leaf score` per position.
+    EdaxText,
 }
 
 /// Arguments of `othbook book export`.
@@ -50,6 +54,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let (bytes, report) = match args.to {
         To::Edax => export_edax(&data),
         To::Egaroucid => export_egaroucid(&data),
+        To::EdaxText => export_edax_text(&data),
     };
     write_file(&args.output, &bytes)?;
     writeln!(
