@@ -135,6 +135,10 @@ fn ray1457_imports_with_its_root_moves_and_values() {
     let explore = ok(d, &["explore", "--book", "ray.book", "f5"]);
     assert!(explore.contains("value -4.00"), "{explore}");
     assert!(explore.contains("f4"), "{explore}");
+    assert!(
+        explore.contains("the book holds no games (imported"),
+        "{explore}"
+    );
 }
 
 #[test]

@@ -46,7 +46,6 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
     let mut entries = Vec::with_capacity(book.positions.len());
     let mut seen = ahash::AHashMap::with_capacity(book.positions.len());
     let mut file_values = ahash::AHashMap::with_capacity(book.positions.len());
-    let mut max_plies = 0u8;
     for (i, p) in book.positions.iter().enumerate() {
         let at = |why: String| format!("position {}: {why}", i + 1);
         if p.player & p.opponent != 0 {
@@ -58,7 +57,6 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
             return Err(at(format!("the same board as position {}", first + 1)));
         }
         report.not_canonical += u64::from(c.key != key_of(&board));
-        max_plies = max_plies.max(60u8.saturating_sub(board.empty_count() as u8));
         let mut codes = Vec::with_capacity(p.links.len());
         for l in &p.links {
             let mv = legal_move(&board, l.mv)
@@ -91,8 +89,9 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
     let mut data = BookData {
         info: BookInfo {
             created: created_of(&book.header.date),
+            // No games, so no lines of games: `top` says the book holds lines of 0 plies.
             options: BuildOptions {
-                plies: max_plies,
+                plies: 0,
                 min_games: 1,
                 ..BuildOptions::default()
             },
