@@ -325,20 +325,21 @@ fn export_refuses_a_book_without_values() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
-    /// Damaged real bytes (the ray1457 book, or it exported to Egaroucid's format): the
+    /// Damaged real bytes (the ray1457 book, or it exported to Egaroucid's or Edax's text
+    /// format): the
     /// importer answers, with a book or an error, and never panics.
     #[test]
     fn the_importer_never_panics_on_damaged_bytes(
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..12),
         cut in proptest::option::of(any::<prop::sample::Index>()),
-        egaroucid: bool,
+        format in 0u8..3,
     ) {
         let ray = std::fs::read(need(RAY)).unwrap();
         let data = import_bytes(&ray, Path::new(RAY)).unwrap().0;
-        let mut bytes = if egaroucid {
-            othbook::book::interop::export_egaroucid(&data).0
-        } else {
-            ray
+        let mut bytes = match format {
+            0 => ray,
+            1 => othbook::book::interop::export_egaroucid(&data).0,
+            _ => othbook::book::interop::export_edax_text(&data).0,
         };
         for (at, b) in edits {
             let i = at.index(bytes.len());
@@ -415,23 +416,28 @@ fn bad_egaroucid_files_are_refused() {
     refused(b"DICUORAGE", "truncated: the file ends inside the header");
 }
 
-#[test]
-fn edax_text_export_gives_each_position_its_level_and_leaf() {
+/// A folder with ray1457 imported (`ray.book`) and exported as Edax text (`ray.txt`).
+fn ray_as_text() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(d, &["book", "import", &ray(), "-o", "ray.book"]);
-    ok(
-        d,
-        &[
-            "book",
-            "export",
-            "ray.book",
-            "--to",
-            "edax-text",
-            "-o",
-            "ray.txt",
-        ],
-    );
+    let to_text = [
+        "book",
+        "export",
+        "ray.book",
+        "--to",
+        "edax-text",
+        "-o",
+        "ray.txt",
+    ];
+    ok(d, &to_text);
+    dir
+}
+
+#[test]
+fn edax_text_export_gives_each_position_its_level_and_leaf() {
+    let dir = ray_as_text();
+    let d = dir.path();
     let (_, recs) = read_edax(&std::fs::read(RAY).unwrap());
     let text = std::fs::read_to_string(d.join("ray.txt")).unwrap();
     let mut seen = 0;
@@ -459,4 +465,34 @@ fn edax_text_export_gives_each_position_its_level_and_leaf() {
         seen += 1;
     }
     assert_eq!(seen, 1941);
+}
+
+#[test]
+fn edax_text_imports_back_to_the_same_book() {
+    let dir = ray_as_text();
+    let d = dir.path();
+    let out = ok(d, &["book", "import", "ray.txt", "-o", "text.book"]);
+    assert!(out.contains("1941 positions, 2077 links read"), "{out}");
+    assert!(out.contains("the file holds no values"), "{out}");
+    ok(
+        d,
+        &[
+            "book",
+            "export",
+            "text.book",
+            "--to",
+            "edax",
+            "-o",
+            "back.dat",
+        ],
+    );
+    let (_, a) = read_edax(&std::fs::read(RAY).unwrap());
+    let (_, b) = read_edax(&std::fs::read(d.join("back.dat")).unwrap());
+    assert_eq!(
+        a, b,
+        "links found by probing, values negamaxed from the leaves"
+    );
+    let mut bad = std::fs::read_to_string(d.join("ray.txt")).unwrap();
+    bad = bad.replacen(",1,", ",99,", 1);
+    refused(bad.as_bytes(), "line 1: level \"99\" is not 0 to 60");
 }

@@ -114,6 +114,7 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
     report.stale = relink.stale;
     report.valued = relink.valued;
     let index = data.key_index();
+    report.compared = file_values.len() as u64;
     for (key, &v) in &file_values {
         let ours = data.positions[index[key]]
             .eval

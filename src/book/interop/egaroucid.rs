@@ -98,8 +98,9 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
 }
 
 /// Gives each position a link for every playable move whose position the book holds, as
-/// Egaroucid finds children by probing (its records store none).
-fn link(positions: &mut [edax::Position]) {
+/// Egaroucid finds children by probing (its records store none) and Edax relinks an
+/// imported text book.
+pub(super) fn link(positions: &mut [edax::Position]) {
     let index: ahash::AHashMap<_, _> = positions
         .iter()
         .filter(|p| p.player & p.opponent == 0)

@@ -4,6 +4,7 @@
 
 mod convert;
 pub mod edax;
+pub mod edax_text;
 pub mod egaroucid;
 
 pub use convert::{discs, solved_empties, MAX_LEVEL};
@@ -39,6 +40,8 @@ pub enum Format {
     Edax,
     /// Egaroucid's `.egbk3`.
     Egaroucid,
+    /// Edax's text book (`book export` lines).
+    EdaxText,
 }
 
 impl Format {
@@ -49,6 +52,8 @@ impl Format {
             Some(Format::Edax)
         } else if egaroucid::is_egaroucid(bytes) {
             Some(Format::Egaroucid)
+        } else if edax_text::is_edax_text(bytes) {
+            Some(Format::EdaxText)
         } else {
             None
         }
@@ -64,6 +69,8 @@ pub struct ImportReport {
     pub links: u64,
     /// Positions with a value after negamaxing again.
     pub valued: u64,
+    /// Positions whose file holds a value to compare (none for Edax's text form).
+    pub compared: u64,
     /// Positions whose value, negamaxed again, differs from the file's.
     pub value_differences: u64,
     /// Leaves dropped because their move leads into the book.
@@ -98,9 +105,10 @@ pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport
     let book = match format {
         Some(Format::Edax) => edax::parse(bytes),
         Some(Format::Egaroucid) => egaroucid::parse(bytes),
+        Some(Format::EdaxText) => edax_text::parse(bytes),
         None if bytes.is_empty() => Err("the file is empty".into()),
         None => Err(format!(
-            "not a book format othbook imports (Edax book.dat, Egaroucid .egbk3); it \
+            "not a book format othbook imports (Edax book.dat or text, Egaroucid .egbk3); it \
                  starts with {}",
             bytes
                 .iter()
@@ -115,8 +123,9 @@ pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport
         |n| n.to_string_lossy().into(),
     );
     let (data, mut report) = convert::to_data(&book, &name).map_err(|r| invalid(path, r))?;
-    if format == Some(Format::Egaroucid) {
-        // Egaroucid keeps the smallest orientation in its own bit order, not Edax's.
+    if format != Some(Format::Edax) {
+        // Egaroucid keeps the smallest orientation in its own bit order, not Edax's; Edax's
+        // text export writes boards as they are.
         report.not_canonical = 0;
     }
     Ok((data, report))

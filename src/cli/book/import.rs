@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The format is found from the file's first bytes (Edax book.dat, \
-version 4, any release; Egaroucid .egbk3). Each position keeps its links as book moves and its leaf; values are \
+version 4, any release; Edax's text export; Egaroucid .egbk3). Each position keeps its links as book moves and its leaf; values are \
 negamaxed again and compared with the file's. Edax books hold no games: game columns are empty \
 and the book has no lines for `top`. Levels become search depths (docs/interop.md). A damaged \
 file is refused with exit code 1 and nothing is written.\n\n\
@@ -60,10 +60,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .filter(|(n, _)| *n > 0)
         .map(|(n, what)| format!("{n} {what}"))
         .collect();
-    if notes.is_empty() {
-        writeln!(out, "every value agrees with the file's")?;
-    } else {
+    if report.compared == 0 {
+        writeln!(
+            out,
+            "the file holds no values: they are negamaxed from its leaves"
+        )?;
+    }
+    if !notes.is_empty() {
         writeln!(out, "note: {}", notes.join("; "))?;
+    } else if report.compared > 0 {
+        writeln!(out, "every value agrees with the file's")?;
     }
     let relink = RelinkReport {
         valued: report.valued,
