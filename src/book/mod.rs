@@ -31,6 +31,7 @@ mod default;
 mod eval;
 mod format;
 mod grow;
+pub mod interop;
 pub mod key;
 mod line_values;
 mod negamax;

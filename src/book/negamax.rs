@@ -89,17 +89,24 @@ impl Graph {
     }
 }
 
-/// The node of `board` (a canonical board), finding children with `find`.
-pub fn node_of(board: &Board, find: impl Fn(Key) -> Option<u32>) -> Node {
-    let mut node = Node::default();
-    let moves: Vec<Move> = if board.has_moves() {
+/// The moves the side to move may play: the legal squares, or a pass when only the other
+/// side can move; none when the game is over.
+#[must_use]
+pub fn playable_moves(board: &Board) -> Vec<Move> {
+    if board.has_moves() {
         board.legal_moves().iter().map(Move::Play).collect()
     } else if board.pass().has_moves() {
         vec![Move::Pass]
     } else {
-        node.game_over = true;
         Vec::new()
-    };
+    }
+}
+
+/// The node of `board` (a canonical board), finding children with `find`.
+pub fn node_of(board: &Board, find: impl Fn(Key) -> Option<u32>) -> Node {
+    let mut node = Node::default();
+    let moves = playable_moves(board);
+    node.game_over = moves.is_empty();
     let c = Canonical::of(board);
     // Moves that the position's symmetry makes equivalent lead to the same position.
     let mut seen = 0u128;

@@ -55,13 +55,7 @@ impl Book {
         let Some(p) = self.find(&c)? else {
             return Ok(Vec::new());
         };
-        let moves: Vec<Move> = if board.has_moves() {
-            board.legal_moves().iter().map(Move::Play).collect()
-        } else if board.pass().has_moves() {
-            vec![Move::Pass]
-        } else {
-            Vec::new()
-        };
+        let moves = crate::book::negamax::playable_moves(board);
         let mut out: Vec<MoveValue> = Vec::new();
         let mut seen = 0u128;
         for mv in moves {

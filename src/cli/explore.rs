@@ -179,6 +179,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         rows: &rows,
         listed,
         min_games: book.info().options.min_games,
+        book_has_games: book.info().games > 0,
         values: values.as_ref(),
         evals: evals.as_ref(),
         eval_asked: args.depth.is_some(),

@@ -28,6 +28,8 @@ pub struct View<'a> {
     pub listed: usize,
     /// The book leaves out moves played in fewer games than this.
     pub min_games: u32,
+    /// The book holds games (an imported Edax or Egaroucid book holds none).
+    pub book_has_games: bool,
     /// The book's values (a book with values).
     pub values: Option<&'a PositionValues>,
     pub evals: Option<&'a Evals>,
@@ -111,6 +113,11 @@ impl View<'_> {
         let pos = self.pos;
         if !self.in_book {
             writeln!(out, "This position is not in the book.")?;
+        } else if self.stats.games() == 0 && !self.book_has_games {
+            writeln!(
+                out,
+                "0 games: the book holds no games (imported from another program's book)"
+            )?;
         } else if self.stats.games() == 0 {
             writeln!(
                 out,

@@ -1,10 +1,13 @@
 //! `othbook book`: the book's values: `evaluate` (search leaves, in shards if asked),
-//! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines).
+//! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines);
+//! and other programs' books: `import` and `export` (Edax book.dat).
 
 mod apply;
 mod deviate;
 mod evaluate;
+mod export;
 mod fix;
+mod import;
 mod output;
 
 use anyhow::Result;
@@ -31,6 +34,12 @@ enum Command {
     /// Check leaves against the book's moves and negamax again (after a merge or an import).
     /// Example: othbook book fix my.book
     Fix(fix::Args),
+    /// Read another program's book (Edax book.dat) into an othbook book with values.
+    /// Example: othbook book import book.dat -o edax.book
+    Import(import::Args),
+    /// Write an evaluated book in another program's format (Edax book.dat).
+    /// Example: othbook book export my.book --to edax -o book.dat
+    Export(export::Args),
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -39,5 +48,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Command::Apply(a) => apply::run(a, out),
         Command::Fix(a) => fix::run(a, out),
         Command::Deviate(a) => deviate::run(a, out),
+        Command::Import(a) => import::run(a, out),
+        Command::Export(a) => export::run(a, out),
     }
 }

@@ -1,0 +1,174 @@
+//! Other programs' opening books: Edax's `book.dat` and Egaroucid's `.egbk3` read into an
+//! othbook book and written from one (docs/interop.md). Book-level only: values come from the files or from the
+//! book, nothing is searched here.
+
+mod convert;
+pub mod edax;
+pub mod edax_text;
+pub mod egaroucid;
+
+pub use convert::{discs, solved_empties, MAX_LEVEL};
+
+use crate::book::data::BookData;
+use std::path::Path;
+
+/// Why a foreign book cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum InteropError {
+    /// The file cannot be read or written.
+    #[error("{path}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is not a book of a format and version this build reads, or is damaged.
+    #[error("{path}: {reason}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The foreign formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Edax's binary `book.dat`.
+    Edax,
+    /// Egaroucid's `.egbk3`.
+    Egaroucid,
+    /// Edax's text book (`book export` lines).
+    EdaxText,
+}
+
+impl Format {
+    /// The format of a file from its first bytes.
+    #[must_use]
+    pub fn detect(bytes: &[u8]) -> Option<Format> {
+        if edax::is_edax(bytes) {
+            Some(Format::Edax)
+        } else if egaroucid::is_egaroucid(bytes) {
+            Some(Format::Egaroucid)
+        } else if edax_text::is_edax_text(bytes) {
+            Some(Format::EdaxText)
+        } else {
+            None
+        }
+    }
+}
+
+/// What an import found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    /// Positions read.
+    pub positions: u64,
+    /// Links read (moves into the book; symmetric ones become one move of the book).
+    pub links: u64,
+    /// Positions with a value after negamaxing again.
+    pub valued: u64,
+    /// Positions whose file holds a value to compare (none for Edax's text form).
+    pub compared: u64,
+    /// Positions whose value, negamaxed again, differs from the file's.
+    pub value_differences: u64,
+    /// Leaves dropped because their move leads into the book.
+    pub stale: u64,
+    /// Moves whose position the file does not hold.
+    pub dangling_links: u64,
+    /// Boards of an Edax book stored other than in their canonical (smallest) orientation.
+    pub not_canonical: u64,
+}
+
+/// What an export wrote and left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExportReport {
+    /// Positions written.
+    pub positions: u64,
+    /// Positions left out: no value.
+    pub without_value: u64,
+    /// Positions whose leaf depth was above [`MAX_LEVEL`] and written as that level.
+    pub capped: u64,
+}
+
+fn invalid(path: &Path, reason: impl Into<String>) -> InteropError {
+    InteropError::Invalid {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Reads a foreign book from its bytes; `path` names it in errors and in the book's sources.
+pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport), InteropError> {
+    let format = Format::detect(bytes);
+    let book = match format {
+        Some(Format::Edax) => edax::parse(bytes),
+        Some(Format::Egaroucid) => egaroucid::parse(bytes),
+        Some(Format::EdaxText) => edax_text::parse(bytes),
+        None if bytes.is_empty() => Err("the file is empty".into()),
+        None => Err(format!(
+            "not a book format othbook imports (Edax book.dat or text, Egaroucid .egbk3); it \
+                 starts with {}",
+            bytes
+                .iter()
+                .take(8)
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        )),
+    }
+    .map_err(|r| invalid(path, r))?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let (data, mut report) = convert::to_data(&book, &name).map_err(|r| invalid(path, r))?;
+    if format != Some(Format::Edax) {
+        // Egaroucid keeps the smallest orientation in its own bit order, not Edax's; Edax's
+        // text export writes boards as they are.
+        report.not_canonical = 0;
+    }
+    Ok((data, report))
+}
+
+/// Reads a foreign book file.
+pub fn import_file(path: &Path) -> Result<(BookData, ImportReport), InteropError> {
+    let bytes = std::fs::read(path).map_err(|source| InteropError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    import_bytes(&bytes, path)
+}
+
+/// The Edax `book.dat` of a book with values: its bytes and what was left out.
+#[must_use]
+pub fn export_edax(data: &BookData) -> (Vec<u8>, ExportReport) {
+    let (book, report) = convert::from_data(data);
+    (edax::encode(&book), report)
+}
+
+/// The Egaroucid `.egbk3` of a book with values (the same positions, values and leaves as
+/// [`export_edax`]; the format has no links).
+#[must_use]
+pub fn export_egaroucid(data: &BookData) -> (Vec<u8>, ExportReport) {
+    let (book, report) = convert::from_data(data);
+    (egaroucid::encode(&book), report)
+}
+
+/// Edax's text export of a book with values (`book export` lines; Edax's `book import`
+/// reads them and relinks).
+#[must_use]
+pub fn export_edax_text(data: &BookData) -> (Vec<u8>, ExportReport) {
+    let (book, report) = convert::from_data(data);
+    (edax::encode_text(&book).into_bytes(), report)
+}
+
+/// Writes `bytes` to `path` atomically: on failure nothing is left at `path`.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), InteropError> {
+    crate::atomic_file::replace(path, |w| std::io::Write::write_all(w, bytes)).map_err(|source| {
+        InteropError::Io {
+            path: path.display().to_string(),
+            source,
+        }
+    })
+}

@@ -1,0 +1,84 @@
+//! `othbook book import`: another program's opening book (Edax `book.dat`, Egaroucid
+//! `.egbk3`) read into an othbook book with values, so that every othbook query opens it.
+
+use super::output;
+use anyhow::Result;
+use othbook::book::interop::import_file;
+use othbook::book::RelinkReport;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `othbook book import`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The format is found from the file's first bytes (Edax book.dat, \
+version 4, any release; Edax's text export; Egaroucid .egbk3). Each position keeps its links as book moves and its leaf; values are \
+negamaxed again and compared with the file's. Edax books hold no games: game columns are empty \
+and the book has no lines for `top`. Levels become search depths (docs/interop.md). A damaged \
+file is refused with exit code 1 and nothing is written.\n\n\
+Example:\n  othbook book import book.dat -o edax.book && othbook explore --book edax.book f5"
+)]
+pub struct Args {
+    /// The foreign book.
+    file: PathBuf,
+    /// The othbook book to write.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    crate::cli::common::distinct_files(std::slice::from_ref(&args.file), &[args.output.as_path()])?;
+    let (data, report) = import_file(&args.file)?;
+    output::write(&args.output, &data)?;
+    writeln!(
+        out,
+        "{}: {} positions, {} links read",
+        args.file.display(),
+        report.positions,
+        report.links
+    )?;
+    let counted = [
+        (
+            report.value_differences,
+            "values differ from the file's once negamaxed again",
+        ),
+        (
+            report.stale,
+            "leaves dropped: their move leads into the book",
+        ),
+        (
+            report.dangling_links,
+            "links lead to positions the file does not hold",
+        ),
+        (
+            report.not_canonical,
+            "boards were not stored in canonical orientation (turned)",
+        ),
+    ];
+    let notes: Vec<String> = counted
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    if report.compared == 0 {
+        writeln!(
+            out,
+            "the file holds no values: they are negamaxed from its leaves"
+        )?;
+    }
+    if !notes.is_empty() {
+        writeln!(out, "note: {}", notes.join("; "))?;
+    } else if report.compared > 0 {
+        writeln!(out, "every value agrees with the file's")?;
+    }
+    let relink = RelinkReport {
+        valued: report.valued,
+        missing: data
+            .positions
+            .iter()
+            .filter(|p| !p.eval.leaf.is_known())
+            .count() as u64,
+        stale: report.stale,
+    };
+    output::summary(out, &args.output, &data, &relink)
+}
