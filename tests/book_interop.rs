@@ -139,6 +139,25 @@ fn ray1457_imports_with_its_root_moves_and_values() {
         explore.contains("the book holds no games (imported"),
         "{explore}"
     );
+    // Regression: analyze said deviation learning had added an imported position.
+    let analyze = ok(
+        d,
+        &[
+            "analyze",
+            "f5",
+            "--book",
+            "ray.book",
+            "--depth",
+            "1",
+            "--threads",
+            "1",
+        ],
+    );
+    assert!(
+        analyze.contains("book: 0 games (the book holds none: imported"),
+        "{analyze}"
+    );
+    assert!(!analyze.contains("deviation"), "{analyze}");
 }
 
 #[test]

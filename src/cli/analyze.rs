@@ -33,7 +33,12 @@ fn print_book(
     };
     let c = stats.for_side(pos.side);
     let pct = |x: u32| 100.0 * f64::from(x) / stats.known().max(1) as f64;
-    if stats.games() == 0 {
+    if stats.games() == 0 && book.info().games == 0 {
+        writeln!(
+            out,
+            "book: 0 games (the book holds none: imported from another program's book)"
+        )?;
+    } else if stats.games() == 0 {
         writeln!(out, "book: 0 games (deviation learning added the position)")?;
     } else {
         writeln!(
