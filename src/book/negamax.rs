@@ -102,20 +102,28 @@ pub fn playable_moves(board: &Board) -> Vec<Move> {
     }
 }
 
+/// The playable moves of `board` with their canonical codes, one per code: moves that the
+/// position's symmetry makes equivalent lead to the same position.
+#[must_use]
+pub fn distinct_moves(board: &Board, c: &Canonical) -> Vec<(Move, u8)> {
+    let mut seen = 0u128;
+    playable_moves(board)
+        .into_iter()
+        .filter_map(|mv| {
+            let code = c.code_of(mv);
+            let new = seen & 1 << code == 0;
+            seen |= 1 << code;
+            new.then_some((mv, code))
+        })
+        .collect()
+}
+
 /// The node of `board` (a canonical board), finding children with `find`.
 pub fn node_of(board: &Board, find: impl Fn(Key) -> Option<u32>) -> Node {
     let mut node = Node::default();
-    let moves = playable_moves(board);
+    let moves = distinct_moves(board, &Canonical::of(board));
     node.game_over = moves.is_empty();
-    let c = Canonical::of(board);
-    // Moves that the position's symmetry makes equivalent lead to the same position.
-    let mut seen = 0u128;
-    for mv in moves {
-        let code = c.code_of(mv);
-        if seen & 1 << code != 0 {
-            continue;
-        }
-        seen |= 1 << code;
+    for (mv, code) in moves {
         let child = board.play_move(mv).expect("a legal move");
         match find(Canonical::of(&child).key) {
             Some(i) => node.children.push((code, i)),

@@ -55,15 +55,8 @@ impl Book {
         let Some(p) = self.find(&c)? else {
             return Ok(Vec::new());
         };
-        let moves = crate::book::negamax::playable_moves(board);
         let mut out: Vec<MoveValue> = Vec::new();
-        let mut seen = 0u128;
-        for mv in moves {
-            let code = c.code_of(mv);
-            if seen & 1 << code != 0 {
-                continue;
-            }
-            seen |= 1 << code;
+        for (mv, code) in crate::book::negamax::distinct_moves(board, &c) {
             let shown = if mv == Move::Pass {
                 mv
             } else {
