@@ -344,20 +344,21 @@ fn export_refuses_a_book_without_values() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
-    /// Damaged real bytes (the ray1457 book, or it exported to Egaroucid's or Edax's text
-    /// format): the
-    /// importer answers, with a book or an error, and never panics.
+    /// Damaged real bytes (the ray1457 book, or it exported to Egaroucid's `.egbk3` or
+    /// Edax's text format, or written as `.egbk2`): the importer answers, with a book or an
+    /// error, and never panics.
     #[test]
     fn the_importer_never_panics_on_damaged_bytes(
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..12),
         cut in proptest::option::of(any::<prop::sample::Index>()),
-        format in 0u8..3,
+        format in 0u8..4,
     ) {
         let ray = std::fs::read(need(RAY)).unwrap();
         let data = import_bytes(&ray, Path::new(RAY)).unwrap().0;
         let mut bytes = match format {
             0 => ray,
             1 => othbook::book::interop::export_egaroucid(&data).0,
+            2 => ray_as_egbk2(),
             _ => othbook::book::interop::export_edax_text(&data).0,
         };
         for (at, b) in edits {
@@ -429,10 +430,123 @@ fn bad_egaroucid_files_are_refused() {
     eg.extend(2i32.to_le_bytes());
     eg.extend([0u8; 25]);
     refused(&eg, "the header claims 2 positions of 25 bytes");
-    let mut v2 = eg.clone();
-    v2[9] = 2;
-    refused(&v2, "Egaroucid book format version 2 is not known");
+    let mut v7 = eg.clone();
+    v7[9] = 7;
+    refused(&v7, "Egaroucid book format version 7 is not known");
     refused(b"DICUORAGE", "truncated: the file ends inside the header");
+    let mut v2 = b"DICUORAGE\x02".to_vec();
+    v2.extend(1i32.to_le_bytes());
+    v2.extend(egbk2_record(
+        (0x0000_0008_1000_0000, 0x0000_0010_0800_0000),
+        0,
+        1,
+        &[],
+    ));
+    v2.extend([0u8; 3]);
+    refused(&v2, "3 bytes follow the 1 positions");
+    let n = v2.len();
+    refused(&v2[..n - 5], "the file ends inside position 1 of 1");
+    // A link to f5 from a board where f5 is taken.
+    let mut bad_link = v2[..n - 3].to_vec();
+    bad_link[14 + 18] = 1;
+    bad_link.extend([0u8, (63 - 36) as u8]);
+    refused(&bad_link, "position 1: link move 36 is not legal");
+}
+
+/// One `.egbk2` record as Egaroucid 6 wrote it (`save_bin`): the board with a1 as the high
+/// bit, value, level, then the moves as (value, cell) with cell 63 = a1.
+fn egbk2_record(key: (u64, u64), value: i8, level: u8, moves: &[(i8, u8)]) -> Vec<u8> {
+    let mut r = Vec::new();
+    r.extend(key.0.reverse_bits().to_le_bytes());
+    r.extend(key.1.reverse_bits().to_le_bytes());
+    r.extend([value as u8, level, moves.len() as u8]);
+    for &(v, mv) in moves {
+        r.extend([v as u8, if mv < 64 { 63 - mv } else { mv }]);
+    }
+    r
+}
+
+/// ray1457 as an `.egbk2`, written by this file as Egaroucid 6 converted an Edax book: each
+/// position with its links and its leaf among its moves (egbk2 had no separate leaf).
+fn ray_as_egbk2() -> Vec<u8> {
+    let (_, ray) = read_edax(&std::fs::read(need(RAY)).unwrap());
+    let mut keys: Vec<_> = ray.keys().copied().collect();
+    keys.sort_unstable();
+    let mut eg = b"DICUORAGE\x02".to_vec();
+    eg.extend((keys.len() as i32).to_le_bytes());
+    for k in &keys {
+        let r = &ray[k];
+        let mut moves = r.links.clone();
+        if r.leaf.1 < 64 {
+            moves.push(r.leaf);
+        }
+        eg.extend(egbk2_record(*k, r.value as i8, r.level, &moves));
+    }
+    eg
+}
+
+#[test]
+fn ray1457_as_egbk2_imports_to_the_same_book() {
+    let (_, ray) = read_edax(&std::fs::read(need(RAY)).unwrap());
+    let eg = ray_as_egbk2();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("ray.egbk2"), &eg).unwrap();
+    let out = ok(d, &["book", "import", "ray.egbk2", "-o", "eg2.book"]);
+    assert!(out.contains("every value agrees"), "{out}");
+    ok(
+        d,
+        &[
+            "book", "export", "eg2.book", "--to", "edax", "-o", "back.dat",
+        ],
+    );
+    let (_, back) = read_edax(&std::fs::read(d.join("back.dat")).unwrap());
+    assert_eq!(back.len(), ray.len());
+    let differ: Vec<_> = ray
+        .iter()
+        .filter(|(k, r)| back.get(k) != Some(r))
+        .map(|(k, r)| (r, back.get(k)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{} differ: {:?}",
+        differ.len(),
+        &differ[..differ.len().min(3)]
+    );
+}
+
+#[test]
+fn a_frontier_position_without_a_leaf_keeps_its_value() {
+    // An .egbk2 of the start and the position after f5 alone: the latter has a value and no
+    // moves, as Egaroucid's frontier positions do. Its value must reach the start through
+    // the f5 link, and a player must not pretend to know its best move.
+    let start = Board::START;
+    let f5 = parse_moves("f5").unwrap();
+    let after = start.play_move(f5[0]).unwrap();
+    let bits = |b: &Board| (b.player().0, b.opponent().0);
+    let mut eg = b"DICUORAGE\x02".to_vec();
+    eg.extend(2i32.to_le_bytes());
+    eg.extend(egbk2_record(bits(&start), 0, 10, &[]));
+    eg.extend(egbk2_record(bits(&after), -3, 10, &[]));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("two.egbk2"), &eg).unwrap();
+    let out = ok(d, &["book", "import", "two.egbk2", "-o", "two.book"]);
+    assert!(out.contains("2 positions"), "{out}");
+    let book = Book::open(d.join("two.book")).unwrap();
+    assert_eq!(book.value(&after).map(|s| s.score), Some(-300));
+    // The start's value comes from its four equivalent moves into the book (f5 and its
+    // images): −(−3) = +3 discs.
+    assert_eq!(book.value(&start).map(|s| s.score), Some(300));
+    assert!(
+        book.best_moves(&after).is_empty(),
+        "no move is known after f5"
+    );
+    let explore = ok(d, &["explore", "f5", "--book", "two.book"]);
+    assert!(
+        explore.contains("-3.00") || explore.contains("3.00"),
+        "{explore}"
+    );
 }
 
 /// A folder with ray1457 imported (`ray.book`) and exported as Edax text (`ray.txt`).
@@ -514,4 +628,125 @@ fn edax_text_imports_back_to_the_same_book() {
     let mut bad = std::fs::read_to_string(d.join("ray.txt")).unwrap();
     bad = bad.replacen(",1,", ",99,", 1);
     refused(bad.as_bytes(), "line 1: level \"99\" is not 0 to 60");
+}
+
+#[test]
+fn gtp_and_nboard_play_from_an_imported_edax_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(d, &["book", "import", &ray(), "-o", "ray.book"]);
+    let path = d.join("ray.book");
+    let book = Book::open(&path).unwrap();
+    for line in ["f5", "f5f6", "f5f6e6"] {
+        let pos = Position::START
+            .replay(parse_moves(line).unwrap())
+            .unwrap()
+            .end;
+        let moves = book.best_moves(&pos.board);
+        assert!(!moves.is_empty(), "{line}: ray1457 has values here");
+        let top = moves[0].score.score;
+        let best: Vec<String> = moves
+            .iter()
+            .filter(|m| m.score.score == top)
+            .map(|m| m.mv.to_string().to_uppercase())
+            .collect();
+        // GTP: genmove answers a best move of the imported book.
+        let mut script = String::new();
+        let mut p = Position::START;
+        for mv in parse_moves(line).unwrap() {
+            script.push_str(&format!("play {} {mv}\n", p.side));
+            p = p.play(mv).unwrap();
+        }
+        script.push_str(&format!("genmove {}\nquit\n", p.side));
+        let player = format!("engine:book={},depth=1,threads=1,hash=1", path.display());
+        let out = common::othbook()
+            .args(["gtp", "--player", &player, "--time", "0.05"])
+            .write_stdin(script)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
+        let answer = answers[answers.len() - 2].trim_start_matches("= ");
+        assert!(
+            best.iter().any(|b| b == answer),
+            "{line}: {answer} not in {best:?}"
+        );
+        // NBoard: hint lists the book's moves with their values, go plays a best one.
+        let mut game = String::from(
+            "(;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+        );
+        let mut p = Position::START;
+        for mv in parse_moves(line).unwrap() {
+            let c = if p.side == othbook::board::Color::Black {
+                'B'
+            } else {
+                'W'
+            };
+            game.push_str(&format!("{c}[{}]", mv.to_string().to_uppercase()));
+            p = p.play(mv).unwrap();
+        }
+        let script = format!("nboard 2\nset depth 1\nset game {game};)\nhint 2\ngo\nquit\n");
+        let out = common::othbook()
+            .args(["nboard", "--time", "0.2", "--hash", "1", "--book"])
+            .arg(&path)
+            .write_stdin(script)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let hints: Vec<Vec<&str>> = text
+            .lines()
+            .filter(|l| l.starts_with("book "))
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        // NBoard lists moves that the position's symmetry makes equal each on its own.
+        assert!(!hints.is_empty(), "{text}");
+        assert!(best.iter().any(|b| b == hints[0][1]), "{text}");
+        assert_eq!(
+            hints[0][2].parse::<f64>().unwrap(),
+            moves[0].score.discs(),
+            "{text}"
+        );
+        let go = text.lines().find(|l| l.starts_with("=== ")).unwrap();
+        let played = go[4..].split('/').next().unwrap();
+        assert!(
+            best.iter().any(|b| b == played),
+            "{line}: {go} not in {best:?}"
+        );
+    }
+}
+
+#[test]
+fn a_player_does_not_take_a_book_move_worse_than_an_unnamed_score() {
+    // After f5, white's record has a value (+2 for white) but no leaf; d6 leads into the
+    // book at −1 for white. The best move is out of the book and unnamed: the book must
+    // not choose d6, and the player searches instead.
+    let line = |s: &str| {
+        Position::START
+            .replay(parse_moves(s).unwrap())
+            .unwrap()
+            .end
+            .board
+    };
+    let bits = |b: &Board| (b.player().0, b.opponent().0);
+    let mut eg = b"DICUORAGE\x02".to_vec();
+    eg.extend(2i32.to_le_bytes());
+    eg.extend(egbk2_record(bits(&line("f5")), 2, 8, &[]));
+    eg.extend(egbk2_record(bits(&line("f5d6")), 1, 8, &[]));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("p.egbk2"), &eg).unwrap();
+    ok(d, &["book", "import", "p.egbk2", "-o", "p.book"]);
+    let book = Book::open(d.join("p.book")).unwrap();
+    let after = line("f5");
+    assert_eq!(book.value(&after).map(|s| s.score), Some(200));
+    let listed = book.best_moves(&after);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].score.score, -100);
+    let mut rng = othbook::play::search::Rng::new(1);
+    let pick = othbook::play::book_choice::choose(&book, &after, 0.0, &mut rng).unwrap();
+    assert_eq!(
+        pick, None,
+        "the book chose a move worth less than its value"
+    );
 }

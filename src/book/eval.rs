@@ -120,6 +120,11 @@ pub enum Leaf {
         /// Its score for the side to move.
         score: Score,
     },
+    /// The score of the best move out of the book without the move: a book imported from a
+    /// program that keeps a position's value but not which move gives it (Egaroucid's
+    /// frontier positions, an Edax leaf scored without a move). Never searched again unless
+    /// refreshed; players do not play from it.
+    ScoreOnly(Score),
     /// Every legal move leads to a position of the book: the value comes from them alone.
     InBook,
     /// Neither side can move: the final disc difference.
@@ -131,7 +136,9 @@ impl Leaf {
     #[must_use]
     pub fn score(&self) -> Option<Score> {
         match self {
-            Leaf::Move { score, .. } | Leaf::GameOver(score) => Some(*score),
+            Leaf::Move { score, .. } | Leaf::ScoreOnly(score) | Leaf::GameOver(score) => {
+                Some(*score)
+            }
             Leaf::Missing | Leaf::InBook => None,
         }
     }
@@ -170,6 +177,7 @@ impl PosEval {
         let (state, code, leaf) = match self.leaf {
             Leaf::Missing => (LEAF_MISSING, NO_LEAF_MOVE, Score::default()),
             Leaf::Move { code, score } => (LEAF_MOVE, code, score),
+            Leaf::ScoreOnly(score) => (LEAF_MOVE, NO_LEAF_MOVE, score),
             Leaf::InBook => (LEAF_IN_BOOK, NO_LEAF_MOVE, Score::default()),
             Leaf::GameOver(score) => (LEAF_GAME_OVER, NO_LEAF_MOVE, score),
         };
@@ -202,6 +210,7 @@ impl PosEval {
                 code: b[4],
                 score: leaf_score,
             },
+            LEAF_MOVE if b[4] == NO_LEAF_MOVE => Leaf::ScoreOnly(leaf_score),
             LEAF_IN_BOOK => Leaf::InBook,
             LEAF_GAME_OVER => Leaf::GameOver(leaf_score),
             _ => return None,
@@ -247,6 +256,7 @@ mod tests {
             Just(Leaf::Missing),
             Just(Leaf::InBook),
             score().prop_map(Leaf::GameOver),
+            score().prop_map(Leaf::ScoreOnly),
             (0u8..=64, score()).prop_map(|(code, score)| Leaf::Move { code, score }),
         ]
     }

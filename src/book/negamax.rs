@@ -167,7 +167,7 @@ impl BookData {
             let stale = match *leaf {
                 Leaf::Move { code, .. } => node.children.iter().any(|&(c, _)| c == code),
                 Leaf::InBook => !node.out.is_empty(),
-                Leaf::Missing | Leaf::GameOver(_) => false,
+                Leaf::Missing | Leaf::ScoreOnly(_) | Leaf::GameOver(_) => false,
             };
             if stale || matches!(leaf, Leaf::GameOver(_)) {
                 report.stale += u64::from(stale);

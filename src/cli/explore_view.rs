@@ -147,14 +147,18 @@ impl View<'_> {
                         .filter(|m| self.is_best(m.mv))
                         .map(|m| m.mv.to_string())
                         .collect();
+                    let best = match best.len() {
+                        // A score without its move (an imported book).
+                        0 => "best move: out of the book, not named by the book".to_string(),
+                        1 => format!("best move: {}", best[0]),
+                        _ => format!("best moves: {}", best.join(", ")),
+                    };
                     writeln!(
                         out,
-                        "value {} (black - white; {}, depth {}), best {}: {}",
+                        "value {} (black - white; {}, depth {}), {best}",
                         book_values::value_text(v),
                         v.kind.word(),
                         v.depth,
-                        if best.len() == 1 { "move" } else { "moves" },
-                        best.join(", ")
                     )?;
                 }
                 None => writeln!(

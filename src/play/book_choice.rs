@@ -97,6 +97,13 @@ pub fn choose(
 ) -> Result<Option<BookPick>, BookError> {
     if book.has_values() {
         let moves = book.try_best_moves(board)?;
+        // A value above every listed move comes from a score without its move (an imported
+        // book): the best move is not known, so the book does not choose.
+        let value = book.try_value(board)?.map(|s| s.score);
+        let best_listed = moves.iter().map(|m| m.score.score).max();
+        if value.is_some_and(|v| best_listed.is_none_or(|b| b < v)) {
+            return Ok(None);
+        }
         if let Some(m) = pick_by_value(board, &moves, randomness, rng) {
             return Ok(Some(BookPick {
                 mv: m.mv,

@@ -167,21 +167,26 @@ fn dangling(data: &BookData) -> u64 {
 /// The leaf of a record: a legal move with a score, or none (move 65, or score −127).
 fn leaf_of(board: &Board, c: &Canonical, p: &edax::Position) -> Result<Leaf, String> {
     let l = p.leaf;
-    if l.mv == NO_MOVE || i16::from(l.score) <= -SCORE_INF {
-        // A finished game's score, or no leaf: relink gives finished games their score.
+    if i16::from(l.score) <= -SCORE_INF {
         return Ok(Leaf::Missing);
     }
-    let mv = legal_move(board, l.mv).ok_or_else(|| format!("leaf move {} is not legal", l.mv))?;
     if i16::from(l.score).abs() > 64 {
         return Err(format!("leaf score {} is not a disc difference", l.score));
     }
+    let score = Score {
+        score: i16::from(l.score) * SCORE_SCALE as i16,
+        depth: p.level,
+        kind: ValueKind::Midgame,
+    };
+    if l.mv == NO_MOVE {
+        // A score without its move, which Edax counts in the value as a leaf (a finished
+        // game's score among them: relink makes those game-over leaves).
+        return Ok(Leaf::ScoreOnly(score));
+    }
+    let mv = legal_move(board, l.mv).ok_or_else(|| format!("leaf move {} is not legal", l.mv))?;
     Ok(Leaf::Move {
         code: c.code_of(mv),
-        score: Score {
-            score: i16::from(l.score) * SCORE_SCALE as i16,
-            depth: p.level,
-            kind: ValueKind::Midgame,
-        },
+        score,
     })
 }
 
@@ -260,9 +265,11 @@ pub fn from_data(data: &BookData) -> (EdaxBook, ExportReport) {
         // Best first, as Edax sorts them; equal scores by square.
         links.sort_by_key(|l| (-l.score, l.mv));
         let leaf = export_leaf(&board, p.eval.leaf, &links);
-        let best = links.iter().map(|l| l.score).chain(
-            (leaf.mv != NO_MOVE || matches!(p.eval.leaf, Leaf::GameOver(_))).then_some(leaf.score),
-        );
+        // Edax counts a leaf scored above −127 in the value, with or without its move.
+        let best = links
+            .iter()
+            .map(|l| l.score)
+            .chain((i16::from(leaf.score) > -SCORE_INF).then_some(leaf.score));
         let value = i16::from(best.max().unwrap_or(-SCORE_INF as i8));
         let leaf_depth = p.eval.leaf.score().map_or(depth, |s| s.depth);
         report.capped += u64::from(leaf_depth > MAX_LEVEL);
@@ -329,7 +336,8 @@ fn export_leaf(board: &Board, leaf: Leaf, links: &[Link]) -> Link {
                 _ => none,
             }
         }
-        Leaf::GameOver(score) => Link {
+        // Edax takes a leaf score above −127 as a value even without its move.
+        Leaf::GameOver(score) | Leaf::ScoreOnly(score) => Link {
             score: discs(score.score),
             mv: NO_MOVE,
         },

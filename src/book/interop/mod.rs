@@ -1,6 +1,6 @@
-//! Other programs' opening books: Edax's `book.dat` and Egaroucid's `.egbk3` read into an
-//! othbook book and written from one (docs/interop.md). Book-level only: values come from the files or from the
-//! book, nothing is searched here.
+//! Other programs' opening books: Edax's `book.dat` and Egaroucid's `.egbk3`/`.egbk2` read
+//! into an othbook book and written from one (docs/interop.md). Book-level only: values come
+//! from the files or from the book, nothing is searched here.
 
 mod convert;
 pub mod edax;
@@ -38,7 +38,7 @@ pub enum InteropError {
 pub enum Format {
     /// Edax's binary `book.dat`.
     Edax,
-    /// Egaroucid's `.egbk3`.
+    /// Egaroucid's `.egbk3` (and the older `.egbk2`, read only).
     Egaroucid,
     /// Edax's text book (`book export` lines).
     EdaxText,
@@ -108,7 +108,7 @@ pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport
         Some(Format::EdaxText) => edax_text::parse(bytes),
         None if bytes.is_empty() => Err("the file is empty".into()),
         None => Err(format!(
-            "not a book format othbook imports (Edax book.dat or text, Egaroucid .egbk3); it \
+            "not a book format othbook imports (Edax book.dat or text, Egaroucid .egbk3 or .egbk2); it \
                  starts with {}",
             bytes
                 .iter()

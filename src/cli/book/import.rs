@@ -1,5 +1,5 @@
 //! `othbook book import`: another program's opening book (Edax `book.dat`, Egaroucid
-//! `.egbk3`) read into an othbook book with values, so that every othbook query opens it.
+//! `.egbk3`, `.egbk2`) read into an othbook book with values, so that every othbook query opens it.
 
 use super::output;
 use anyhow::Result;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The format is found from the file's first bytes (Edax book.dat, \
-version 4, any release; Edax's text export; Egaroucid .egbk3). Each position keeps its links as book moves and its leaf; values are \
+version 4, any release; Edax's text export; Egaroucid .egbk3 and .egbk2). Each position keeps its links as book moves and its leaf; values are \
 negamaxed again and compared with the file's. Edax books hold no games: game columns are empty \
 and the book has no lines for `top`. Levels become search depths (docs/interop.md). A damaged \
 file is refused with exit code 1 and nothing is written.\n\n\
