@@ -750,3 +750,96 @@ fn a_player_does_not_take_a_book_move_worse_than_an_unnamed_score() {
         "the book chose a move worth less than its value"
     );
 }
+
+#[test]
+fn top_by_value_walks_the_positions_of_an_imported_book() {
+    // An evaluated WTHOR book through Edax's format: the same positions, no games.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    evaluated_wthor(d, None);
+    ok(
+        d,
+        &["book", "export", "w.book", "--to", "edax", "-o", "w.dat"],
+    );
+    ok(d, &["book", "import", "w.dat", "-o", "imported.book"]);
+    let book = Book::open(d.join("imported.book")).unwrap();
+    let out = ok(
+        d,
+        &[
+            "top",
+            "--by",
+            "value",
+            "--book",
+            "imported.book",
+            "--plies",
+            "8",
+            "--limit",
+            "50",
+        ],
+    );
+    let rows: Vec<(String, f64)> = out
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[1].to_string(), f[f.len() - 1].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows.len(), 50, "{out}");
+    let mut seen = std::collections::HashSet::new();
+    for w in rows.windows(2) {
+        assert!(w[0].1 >= w[1].1, "best first: {out}");
+    }
+    for (line, value) in &rows {
+        let moves = parse_moves(line).unwrap();
+        assert_eq!(moves.len(), 8, "{line}");
+        // Every position along the line is in the book, and the value is the book's.
+        let mut pos = Position::START;
+        for mv in moves {
+            pos = pos.play(mv).unwrap();
+            assert!(book.value(&pos.board).is_some(), "{line}: left the book");
+        }
+        let v = book.value(&pos.board).unwrap().discs();
+        let black = if pos.side == othbook::board::Color::Black {
+            v
+        } else {
+            -v
+        };
+        assert_eq!(black, *value, "{line}");
+        assert!(seen.insert(line.clone()), "{line} twice");
+    }
+    // Every line of games is a line through the book's positions (up to the images that
+    // symmetric positions make equal): none reaches a better value than the first row.
+    let games = ok(
+        d,
+        &["top", "--book", "w.book", "--plies", "8", "--limit", "500"],
+    );
+    let original = Book::open(d.join("w.book")).unwrap();
+    let mut best_game_line = f64::MIN;
+    for l in games.lines().filter_map(|l| l.split_whitespace().nth(1)) {
+        let Ok(moves) = parse_moves(l) else { continue };
+        if moves.len() != 8 {
+            continue;
+        }
+        let end = Position::START.replay(moves).unwrap().end;
+        if let Some(v) = original.value(&end.board) {
+            let v = (v.discs()).round();
+            let black = if end.side == othbook::board::Color::Black {
+                v
+            } else {
+                -v
+            };
+            best_game_line = best_game_line.max(black);
+        }
+    }
+    assert!(best_game_line > f64::MIN, "{games}");
+    assert!(
+        rows[0].1 >= best_game_line,
+        "{best_game_line} above the first row: {out}"
+    );
+}

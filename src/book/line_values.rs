@@ -37,7 +37,13 @@ impl Book {
     /// first, the most played first among equal values (`query.by` is not used). Lines whose
     /// position has no value are left out. Every line of the query is looked at, so this
     /// costs a probe per line of the asked length rather than per line returned.
+    ///
+    /// A book without games (imported from another program) has no lines of games: its lines
+    /// are walked through its positions instead ([`Book::graph_lines_by_value`]).
     pub fn top_lines_by_value(&self, query: &TopQuery<'_>) -> Result<Vec<ValuedLine>, BookError> {
+        if self.info().games == 0 {
+            return self.graph_lines_by_value(query);
+        }
         let all = self.top_lines(&TopQuery {
             limit: usize::MAX,
             by: RankBy::Games,

@@ -30,6 +30,7 @@ mod data;
 mod default;
 mod eval;
 mod format;
+mod graph_lines;
 mod grow;
 pub mod interop;
 pub mod key;

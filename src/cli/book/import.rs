@@ -14,7 +14,7 @@ use std::path::PathBuf;
     after_help = "The format is found from the file's first bytes (Edax book.dat, \
 version 4, any release; Edax's text export; Egaroucid .egbk3 and .egbk2). Each position keeps its links as book moves and its leaf; values are \
 negamaxed again and compared with the file's. Edax books hold no games: game columns are empty \
-and the book has no lines for `top`. Levels become search depths (docs/interop.md). A damaged \
+and the book has no lines of games: `top --by value` walks its positions instead. Levels become search depths (docs/interop.md). A damaged \
 file is refused with exit code 1 and nothing is written.\n\n\
 Example:\n  othbook book import book.dat -o edax.book && othbook explore --book edax.book f5"
 )]
