@@ -30,6 +30,7 @@ mod data;
 mod default;
 mod eval;
 mod format;
+pub mod games;
 mod grow;
 pub mod interop;
 pub mod key;
@@ -39,7 +40,9 @@ mod reader;
 mod stats;
 mod values;
 
-pub use build::{build, stream_part, BuildReport, StreamBuilder, MAX_PLIES};
+pub use build::{
+    build, name_matches, stream_part, BuildReport, NameField, StreamBuilder, MAX_PLIES,
+};
 pub use checksum::checksum;
 pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
@@ -47,6 +50,7 @@ pub use data::{
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
 pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, SCORE_SCALE};
 pub use format::{encode, write_book, VERSION};
+pub use games::GameTable;
 pub use grow::NewLink;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
