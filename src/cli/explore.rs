@@ -235,7 +235,7 @@ impl ExploreGames {
             .display()
             .to_string();
         let what = if filter.is_some() {
-            "a filtered explore"
+            "a filter (--player, --years, --event, --complete-only)"
         } else {
             "--games"
         };

@@ -514,8 +514,15 @@ fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
     let summary = match &book {
         Some(path) => {
             let opened = super::common::open_book(Some(path))?;
-            let table =
-                super::query_filter::book_games(&opened, &path.display().to_string(), "its names")?;
+            let table = super::query_filter::book_games(
+                &opened,
+                &path.display().to_string(),
+                if players {
+                    "`games players`"
+                } else {
+                    "`games events`"
+                },
+            )?;
             counts = table.name_counts();
             IngestSummary::default()
         }

@@ -89,7 +89,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .unwrap_or_else(othbook::book::default_path)
         .display()
         .to_string();
-    let table = book_games(&book, &label, "games find")?;
+    let table = book_games(&book, &label, "`games find`")?;
     let chosen = filter.as_ref().map(|f| selection(f, &table)).transpose()?;
     let found = table
         .find(&pos.board, usize::MAX, chosen.as_ref(), 1)

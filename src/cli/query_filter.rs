@@ -51,8 +51,8 @@ pub fn book_games(book: &Book, path: &str, needed_for: &str) -> Result<GameTable
     book.games()?.ok_or_else(|| {
         bad(format!(
             "{path} has no table of its games (it was written before book format version 3, \
-             or imported from another program), so {needed_for} cannot be answered: build the \
-             book again, or add its games with `othbook book add-games`"
+             or imported from another program) and {needed_for} needs one: build the book \
+             again, or add its games with `othbook book add-games`"
         ))
     })
 }

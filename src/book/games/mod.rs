@@ -5,6 +5,7 @@
 //! Games are kept most recent first (year, then file, then the later record or line first),
 //! an order that depends only on the games, so builds and merges stay byte-identical.
 
+mod attach;
 mod codec;
 mod filter;
 mod query;
@@ -137,7 +138,7 @@ impl GameTable {
             .map(|g| {
                 let game = StoredGame {
                     moves_start: 0,
-                    moves_len: g.moves.len().min(u8::MAX as usize) as u8,
+                    moves_len: g.moves.len().min(127) as u8,
                     black: id(g.black),
                     white: id(g.white),
                     event: id(g.event),
