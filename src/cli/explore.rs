@@ -7,6 +7,8 @@ use super::common::{
     bad, depth_arg, json_str, open_book, position_from_args, threads_arg, OutputFormat,
 };
 use super::explore_view::{View, TSV_HEADER};
+use super::games_listing::{self, GameRow};
+use super::query_filter::{book_games, selection, FilterArgs};
 use anyhow::Result;
 use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
@@ -47,6 +49,12 @@ pub struct Args {
     /// Search threads for --depth (default: all cores).
     #[arg(long, requires = "depth")]
     threads: Option<usize>,
+    /// List this many of the games that reached the position under the moves, most recent
+    /// first (table and JSON).
+    #[arg(long, value_name = "K")]
+    games: Option<usize>,
+    #[command(flatten)]
+    filter: FilterArgs,
     /// Output style.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -149,7 +157,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     depth_arg(args.depth)?;
     let threads = threads_arg(args.threads)?;
     let book = open_book(args.book.as_deref())?;
-    let stats = book.try_probe(&pos.board)?;
+    let from_games = ExploreGames::of(&book, &args, &pos)?;
+    let stats = match &from_games {
+        Some(g) if g.filtered => Some(g.found.stats).filter(|s| s.games() > 0),
+        _ => book.try_probe(&pos.board)?,
+    };
     let values = PositionValues::of(&book, &pos)?;
     let evals = match args.depth {
         Some(d) => Evals::of(&pos, d, threads)?,
@@ -158,12 +170,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     // A position added by deviation learning is in the book with no game.
     let in_book = stats.is_some();
     let Some(stats) = stats.or(evals.as_ref().map(|_| PositionStats::default())) else {
+        if from_games.as_ref().is_some_and(|g| g.filtered) {
+            if let OutputFormat::Table = args.format {
+                writeln!(out, "{}", pos.diagram())?;
+                writeln!(out, "No game matching the filters reaches this position.")?;
+                return Ok(());
+            }
+        }
         return write_not_in_book(out, &pos, args.format, args.depth.is_some());
     };
-    let mut rows = if in_book {
-        book.try_moves(&pos.board)?
-    } else {
-        Vec::new()
+    let mut rows = match &from_games {
+        Some(g) if g.filtered => g.found.moves.clone(),
+        _ if in_book => book.try_moves(&pos.board)?,
+        _ => Vec::new(),
     };
     let listed = rows.len();
     if let Some(v) = &values {
@@ -183,11 +202,66 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         values: values.as_ref(),
         evals: evals.as_ref(),
         eval_asked: args.depth.is_some(),
+        games: from_games.as_ref().and_then(|g| g.listed.as_ref()),
     };
     match args.format {
         OutputFormat::Table => view.table(out),
         OutputFormat::Tsv => view.tsv(out),
         OutputFormat::Json => view.json(out),
+    }
+}
+
+/// What the book's game table says about the position (`--games`, filters).
+struct ExploreGames {
+    /// The statistics are counted from the games that pass a filter.
+    filtered: bool,
+    /// The games that reach the position (those that pass the filter).
+    found: othbook::book::games::PositionGames,
+    /// The games listed for `--games`.
+    listed: Option<Vec<GameRow>>,
+}
+
+impl ExploreGames {
+    /// `None` when neither `--games` nor a filter was given (the table is not read).
+    fn of(book: &othbook::book::Book, args: &Args, pos: &Position) -> Result<Option<Self>> {
+        let filter = args.filter.filter()?;
+        if filter.is_none() && args.games.is_none() {
+            return Ok(None);
+        }
+        let label = args
+            .book
+            .clone()
+            .unwrap_or_else(othbook::book::default_path)
+            .display()
+            .to_string();
+        let what = if filter.is_some() {
+            "a filter (--player, --years, --event, --complete-only)"
+        } else {
+            "--games"
+        };
+        let table = book_games(book, &label, what)?;
+        let chosen = filter.as_ref().map(|f| selection(f, &table)).transpose()?;
+        let info = book.info();
+        // The book counts the games' first `plies` plies, and leaves out rarer moves.
+        let found = table
+            .find(
+                &pos.board,
+                usize::from(info.options.plies),
+                chosen.as_ref(),
+                u64::from(info.options.min_games),
+            )
+            .map_err(|reason| othbook::book::BookError::Invalid {
+                path: label,
+                reason,
+            })?;
+        let listed = args
+            .games
+            .map(|k| games_listing::rows(&table, &found.matches, k));
+        Ok(Some(ExploreGames {
+            filtered: filter.is_some(),
+            found,
+            listed,
+        }))
     }
 }
 

@@ -4,6 +4,7 @@
 use super::book_values::{self, for_black, PositionValues};
 use super::common::{diff_cell, json_num, json_str, percent_cells, write_equivalent_moves};
 use super::explore::Evals;
+use super::games_listing::GameRow;
 use anyhow::Result;
 use othbook::board::{Move, Position};
 use othbook::book::key::equivalent_moves;
@@ -35,6 +36,8 @@ pub struct View<'a> {
     pub evals: Option<&'a Evals>,
     /// `--depth` was given (its column shows even when the game is over).
     pub eval_asked: bool,
+    /// The games listed for `--games` (table and JSON).
+    pub games: Option<&'a Vec<GameRow>>,
 }
 
 impl View<'_> {
@@ -105,7 +108,16 @@ impl View<'_> {
         for (i, (mv, s)) in self.rows.iter().enumerate() {
             self.table_row(out, i, *mv, s)?;
         }
-        self.table_footnotes(out)
+        self.table_footnotes(out)?;
+        if let Some(games) = self.games {
+            writeln!(out)?;
+            if games.is_empty() {
+                writeln!(out, "No game listed: none reaches this position.")?;
+            } else {
+                super::games_listing::write_table(out, games)?;
+            }
+        }
+        Ok(())
     }
 
     /// The lines above the moves: games and results, the value, and whether the game is over.
@@ -337,12 +349,16 @@ impl View<'_> {
         writeln!(
             out,
             "{{\"position\":{},\"side\":\"{}\",\"in_book\":{},{}{value_info}{eval_info},\
-             \"moves\":[{}]}}",
+             \"moves\":[{}]{}}}",
             json_str(&self.pos.to_obf()),
             self.pos.side,
             self.in_book,
             json_stats(&self.stats.for_side(self.pos.side)),
-            moves.join(",")
+            moves.join(","),
+            match self.games {
+                Some(g) => format!(",\"games\":{}", serde_json::to_string(g)?),
+                None => String::new(),
+            }
         )?;
         Ok(())
     }

@@ -30,6 +30,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
     let years = f.years.map(|(a, b)| format!("{a}-{b}"));
     let values = values_of(&book)?;
+    // Games and distinct names of the game table (read, so checked).
+    let table = book.games()?.map(|t| (t.len(), t.name_counts()));
     match args.format {
         OutputFormat::Table | OutputFormat::Tsv => {
             let tsv = args.format == OutputFormat::Tsv;
@@ -73,6 +75,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                     None => "none (othbook book evaluate adds them)".into(),
                 },
             )?;
+            row(
+                "game table",
+                match &table {
+                    Some((games, names)) => format!(
+                        "{games} games, {} players, {} events",
+                        names.players.len(),
+                        names.events.len()
+                    ),
+                    None => {
+                        "none (an older or imported book; othbook book add-games adds it)".into()
+                    }
+                },
+            )?;
             for s in &info.sources {
                 row(
                     "source",
@@ -103,7 +118,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                  \"games\":{},\
                  \"positions\":{positions},\"moves\":{moves},\"trie_nodes\":{nodes},\
                  \"options\":{{\"plies\":{},\"min_games\":{},\"player\":{},\"player_color\":\"{color}\",\
-                 \"years\":{},\"event\":{},\"complete_only\":{}}},\"values\":{},\"sources\":[{}]}}",
+                 \"years\":{},\"event\":{},\"complete_only\":{}}},\"values\":{},\"game_table\":{},\"sources\":[{}]}}",
                 json_str(&args.file.display().to_string()),
                 book.version(),
                 book.file_len(),
@@ -119,6 +134,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 values.map_or("null".into(), |v| format!(
                     "{{\"depth\":{},\"exact_from\":{},\"valued\":{},\"missing\":{},\"added\":{}}}",
                     v.depth, v.exact_from, v.valued, v.missing, v.added
+                )),
+                table.map_or("null".into(), |(games, names)| format!(
+                    "{{\"games\":{games},\"players\":{},\"events\":{}}}",
+                    names.players.len(),
+                    names.events.len()
                 )),
                 sources.join(",")
             )?;

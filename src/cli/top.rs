@@ -4,6 +4,7 @@
 
 use super::book_values::{self, value_text};
 use super::common::{bad, diff_cell, json_num, open_book, percent_cells, OutputFormat};
+use super::query_filter::{book_games, selection, FilterArgs};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Color, Move, Position, Square};
 use othbook::book::{Book, Line, RankBy, Score, TopQuery};
@@ -58,6 +59,8 @@ pub struct Args {
     /// First move of the lines shown: d3, c4, e6 or f5 [default: f5; with moves, their first].
     #[arg(long, conflicts_with = "moves")]
     first: Option<String>,
+    #[command(flatten)]
+    filter: FilterArgs,
     /// Output style.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -112,9 +115,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         min_games,
         first,
     };
+    let by_value = matches!(args.by, By::Value);
+    let rows = match args.filter.filter()? {
+        Some(filter) => filtered_rows(&book, &args, &filter, &query, by_value)?,
+        None => rows(&book, &query, by_value)?,
+    };
     let report = Report {
         plies: args.plies,
-        rows: rows(&book, &query, matches!(args.by, By::Value))?,
+        rows,
         with_values: book.has_values(),
     };
     match args.format {
@@ -162,6 +170,52 @@ fn rows(book: &Book, query: &TopQuery<'_>, by_value: bool) -> Result<Vec<(Line, 
     let lines = book.top_lines(query)?;
     let mut rows = Vec::with_capacity(lines.len());
     for line in lines {
+        let value = if book.has_values() {
+            book.try_line_value(&line.moves)?
+        } else {
+            None
+        };
+        rows.push((line, value));
+    }
+    Ok(rows)
+}
+
+/// [`rows`] counted from the book's games that pass `filter` (within the book's depth).
+fn filtered_rows(
+    book: &Book,
+    args: &Args,
+    filter: &othbook::book::GameFilter,
+    query: &TopQuery<'_>,
+    by_value: bool,
+) -> Result<Vec<(Line, Option<Score>)>> {
+    let label = args
+        .book
+        .clone()
+        .unwrap_or_else(othbook::book::default_path)
+        .display()
+        .to_string();
+    let table = book_games(
+        book,
+        &label,
+        "a filter (--player, --years, --event, --complete-only)",
+    )?;
+    let chosen = selection(filter, &table)?;
+    let depth = usize::from(book.info().options.plies);
+    if by_value {
+        let all = TopQuery {
+            limit: usize::MAX,
+            by: RankBy::Games,
+            ..*query
+        };
+        let lines = table.top_lines(&all, depth, Some(&chosen));
+        return Ok(book
+            .best_valued(lines, query.limit)?
+            .into_iter()
+            .map(|v| (v.line, Some(v.black_value)))
+            .collect());
+    }
+    let mut rows = Vec::new();
+    for line in table.top_lines(query, depth, Some(&chosen)) {
         let value = if book.has_values() {
             book.try_line_value(&line.moves)?
         } else {
