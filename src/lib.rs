@@ -1,7 +1,7 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
-//! Layers, each using only those below it: `protocol` (GTP, NBoard), `play` (players,
-//! matches), `learn` (searching book values), `engine` (search), `book` (opening book),
+//! Layers, each using only those below it: `protocol` (GTP, NBoard), `review` (scoring
+//! the moves of a game), `play` (players, matches), `learn` (searching book values), `engine` (search), `book` (opening book),
 //! `transcript` (game records), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
 //! `utc` serve them all.
 
@@ -13,5 +13,6 @@ pub mod engine;
 pub mod learn;
 pub mod play;
 pub mod protocol;
+pub mod review;
 pub mod transcript;
 pub mod utc;
