@@ -24,13 +24,13 @@ const DEFAULT_EXACT_FROM: u32 = 18;
 
 /// Arguments of `othbook review`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = concat!(
-    "Each position is searched over all its moves; when another move was played, that move \
-is searched again alone to the depth reached, and its loss is the best move's score minus \
-its own, in discs for the player who moved. Positions with at most --exact-from empties are \
-solved exactly (rows marked `exact`): there the losses are exact, and black's exact-phase \
-loss minus white's equals black's perfect-play score where the solver took over minus the \
-final result.\n\n\
+#[command(
+    after_help = "Each position is searched over all its moves; when another move was \
+played, that move is searched again alone to the depth reached, and its loss is the best \
+move's score minus its own, in discs for the player who moved. Positions with at most \
+--exact-from empties are solved exactly (rows marked `exact`, never cut short by --time): \
+there the losses are exact, and black's exact-phase loss minus white's equals black's \
+perfect-play score where the solver took over minus the final result.\n\n\
 Marks (loss against the engine's best move, see --marks): inaccuracy >= 2 discs, mistake >= \
 4, blunder >= 8.\n\n\
 The game leaves the book at the first move whose position is not in the book; until then \
@@ -39,7 +39,7 @@ value.\n\n\
 Examples:\n  othbook review ../shared/data/wthor/WTH_2000.wtb --index 3\n  \
 othbook review f5d6c3d3c4f4f6f3e6e7 --depth 10 --format json\n  \
 othbook review game.pgn --time 2 --exact-from 20 --threads 2"
-))]
+)]
 pub struct Args {
     /// A game file (.gam, .wtb, .ggf, .pgn, .csv, move lists; `-` is standard input) or the
     /// moves of a game from the start, e.g. `f5d6c3` or `f5 d6 c3`.

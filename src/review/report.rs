@@ -197,7 +197,7 @@ pub struct MoveReview {
     #[serde(with = "color_text")]
     pub side: Color,
     /// The move played.
-    #[serde(with = "move_text")]
+    #[serde(with = "move_text", rename = "move")]
     pub mv: Move,
     /// Empty squares before the move.
     pub empties: u32,
