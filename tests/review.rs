@@ -4,10 +4,12 @@
 mod common;
 
 use common::{need, othbook};
-use othbook::board::{Color, Move, Position};
+use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
 use othbook::engine::{Engine, EngineOptions};
-use othbook::review::{review, Effort, Review, ReviewInput, ReviewOptions, ScoreSource};
+use othbook::review::{
+    review, Effort, MoveReview, Review, ReviewInput, ReviewOptions, ScoreSource,
+};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::time::Duration;
 
@@ -248,6 +250,63 @@ fn an_illegal_move_is_refused_with_its_ply() {
     .unwrap_err();
     assert!(err.is_bad_input());
     assert!(err.to_string().contains("ply 3"), "{err}");
+}
+
+/// The 4 symmetries that keep the start give the same review where it does not depend on
+/// move order in the search: the book's figures, the book exit, and the exact phase.
+#[test]
+fn review_is_the_same_in_every_orientation_of_the_start() {
+    let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
+    let opts = ReviewOptions::new(Effort::Depth(1), 12).unwrap();
+    let g = &games(WTHOR_2000)[1];
+    let of = |sym: Symmetry| {
+        let moves: Vec<Move> = g.moves.iter().map(|m| sym.apply_move(*m)).collect();
+        let input = ReviewInput::new(Position::START, moves);
+        review(&input, &engine(), Some(&book), &opts, |_, _| {}).unwrap()
+    };
+    let base = of(Symmetry::Identity);
+    assert!(base.left_book_at.is_some());
+    for sym in Symmetry::START {
+        let r = of(sym);
+        assert_eq!(r.left_book_at, base.left_book_at, "{sym:?}");
+        assert_eq!(r.exact_phase, base.exact_phase, "{sym:?}");
+        for (a, b) in r.moves.iter().zip(&base.moves) {
+            assert_eq!(a.mv, sym.apply_move(b.mv));
+            let games = |m: &MoveReview| m.book.as_ref().map(|b| (b.games, b.value));
+            assert_eq!(games(a), games(b), "{sym:?} ply {}", a.ply);
+            let exact = |m: &MoveReview| {
+                m.verdict
+                    .as_ref()
+                    .filter(|v| v.kind == ScoreSource::Exact)
+                    .map(|v| (v.played, v.best, v.loss))
+            };
+            assert_eq!(exact(a), exact(b), "{sym:?} ply {}", a.ply);
+        }
+    }
+}
+
+/// The identity at the command's default settings (depth 12, exact from 18 empties) on the
+/// first complete games of WTH_2000: a deeper check of the same sums.
+#[test]
+#[ignore = "slow: about 6 s a game at depth 12"]
+fn exact_phase_identity_at_default_settings() {
+    let opts = ReviewOptions::new(Effort::Depth(12), 18).unwrap();
+    for g in sample_games(3) {
+        let r = review(&ReviewInput::from(&g), &engine(), None, &opts, |_, _| {}).unwrap();
+        let x = r.exact_phase.expect("reaches 18 empties");
+        let lhs = x.black_score.0 - r.final_black.unwrap() * 100;
+        assert_eq!(
+            lhs,
+            r.black.exact_loss.0 - r.white.exact_loss.0,
+            "{}",
+            g.source
+        );
+        assert!(r
+            .moves
+            .iter()
+            .flat_map(|m| &m.verdict)
+            .all(|v| v.loss.0 >= 0));
+    }
 }
 
 // The command line.

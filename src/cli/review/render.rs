@@ -165,9 +165,9 @@ fn footer(r: &Review, out: &mut impl Write) -> Result<()> {
 fn summary_line(side: Color, s: &PlayerSummary) -> String {
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
-        "{side}{}: {} moves, average loss {:.2}, {}, {}, {}, {} in the book",
+        "{side}{}: {}, average loss {:.2}, {}, {}, {}, {} in the book",
         s.name.as_ref().map_or(String::new(), |n| format!(" ({n})")),
-        s.moves,
+        plural(s.moves, "move", "moves"),
         s.average_loss,
         plural(s.inaccuracies, "inaccuracy", "inaccuracies"),
         plural(s.mistakes, "mistake", "mistakes"),
