@@ -24,6 +24,7 @@ mod play_match;
 mod query_filter;
 mod reading;
 mod review;
+mod serve;
 mod solve;
 mod top;
 mod train;
@@ -46,6 +47,7 @@ Examples:
   othbook review game.pgn --depth 10   every move scored against the engine's best
   othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
   othbook bench                        node-count signature and search speed
+  othbook serve --open                 the opening explorer in a browser
   othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
   othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats
   othbook train ../shared/data/wthor/*.wtb --out my-eval.bin    fit pattern-evaluation weights";
@@ -91,6 +93,9 @@ enum Command {
     /// Show a position's games and results and every next move in the book.
     /// Example: othbook explore f5 d6
     Explore(explore::Args),
+    /// Serve the opening explorer as a web page (and its JSON API) on localhost.
+    /// Example: othbook serve --open
+    Serve(serve::Args),
     /// List the most played lines of exactly N plies.
     /// Example: othbook top --plies 10 --first d3
     Top(top::Args),
@@ -134,6 +139,7 @@ pub fn run() -> i32 {
         Command::Bench(args) => bench::run(args, &mut out),
         Command::Games(args) => games::run(args, &mut out),
         Command::Explore(args) => explore::run(args, &mut out),
+        Command::Serve(args) => serve::run(args, &mut out),
         Command::Top(args) => top::run(args, &mut out),
         Command::Build(args) => build::run(args, &mut out),
         Command::Merge(args) => merge::run(args, &mut out),

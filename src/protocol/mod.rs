@@ -3,3 +3,4 @@
 pub mod ggf_clock;
 pub mod gtp;
 pub mod nboard;
+pub mod web;

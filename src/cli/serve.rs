@@ -1,0 +1,104 @@
+//! `othbook serve`: the opening explorer as a local web page, with its JSON API.
+
+use super::common::{bad, open_book};
+use anyhow::{Context, Result};
+use othbook::protocol::web::{self, AppState, ServeOptions};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Arguments of `othbook serve`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Open the printed address in a browser: click moves on the board, \
+see every reply with its games, results and values, the games that reached the position, \
+and step through them. The JSON API under /api/v1 is described in docs/api.md.\n\n\
+The server listens on this machine only unless --addr says otherwise; Ctrl-C stops it.\n\n\
+Examples:\n  othbook serve\n  othbook serve --book my.book --addr 127.0.0.1:9000 --open"
+)]
+pub struct Args {
+    /// The book (default: books/wthor.book).
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Address and port to listen on (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// Deepest engine search a client may ask for (1-60).
+    #[arg(long, default_value_t = web::DEFAULT_MAX_DEPTH)]
+    max_depth: u32,
+    /// Engine searches running at once, one thread each (default: cores, at most 4).
+    #[arg(long)]
+    max_searches: Option<usize>,
+    /// Answers kept for repeated queries.
+    #[arg(long, default_value_t = 4096)]
+    cache: usize,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let searches = args.max_searches.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(4)
+    });
+    let options =
+        ServeOptions::new(args.max_depth, searches, args.cache).map_err(|e| bad(e.to_string()))?;
+    let book = open_book(args.book.as_deref())?;
+    let path = args
+        .book
+        .clone()
+        .unwrap_or_else(othbook::book::default_path);
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let state = Arc::new(AppState::new(book, name, options)?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let url = format!("http://{}/", listener.local_addr()?);
+        writeln!(
+            out,
+            "othbook: exploring {} at {url} (Ctrl-C stops)",
+            path.display()
+        )?;
+        out.flush()?;
+        if args.open {
+            open_browser(&url);
+        }
+        let stop = async {
+            // Without a signal handler the server runs until killed; still a working server.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        web::serve(listener, state, stop).await?;
+        writeln!(out, "othbook: stopped")?;
+        Ok(())
+    })
+}
+
+/// Asks the desktop to open `url`; a failure is only a warning (the address is printed).
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("othbook: cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}

@@ -1,0 +1,391 @@
+//! The handlers of `/api/v1`: each parses its parameters once, answers from the cache when
+//! it can, and does the work on the blocking pool (searches only with a free search slot).
+//! Every failure is a JSON error with its HTTP status; a panic in the work is a 500 for that
+//! request alone.
+
+use super::explore::{self, MoveScores};
+use super::games;
+use super::params::{self, RawParams, Target};
+use super::AppState;
+use crate::board::format_moves;
+use crate::book::games::{GameSelection, PositionGames};
+use crate::book::{BookError, GameTable};
+use crate::engine::{Engine, EngineOptions};
+use crate::review::{review, Effort, ReviewError, ReviewInput, ReviewOptions};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use thiserror::Error;
+use tokio::sync::OwnedSemaphorePermit;
+
+/// Depth of a review when the request gives none.
+const REVIEW_DEPTH: u32 = 6;
+/// Games listed when the request gives no limit.
+const GAMES_LIMIT: usize = 20;
+
+/// Why a request failed; each kind has its status.
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// A parameter the server cannot use (400).
+    #[error("{param}: {reason}")]
+    BadParam { param: &'static str, reason: String },
+    /// A query string or body that does not parse, or is too large (its own 4xx).
+    #[error("{reason}")]
+    Rejected { status: StatusCode, reason: String },
+    /// The book has no game table and the request needs one (404).
+    #[error("this book has no table of its games (built before book format 3 or imported)")]
+    NoGameTable,
+    /// No such page or endpoint (404).
+    #[error("no such endpoint: {0}")]
+    NotFound(String),
+    /// Every search slot stayed busy (503).
+    #[error("the server is busy with other searches: try again later")]
+    Busy,
+    /// The book's data is damaged (500).
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// Something failed that the request did not cause (500).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn bad(param: &'static str, reason: String) -> ApiError {
+        ApiError::BadParam { param, reason }
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadParam { .. } => StatusCode::BAD_REQUEST,
+            ApiError::Rejected { status, .. } => *status,
+            ApiError::NoGameTable | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Book(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: String,
+    status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    param: Option<&'a str>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let param = match &self {
+            ApiError::BadParam { param, .. } => Some(*param),
+            _ => None,
+        };
+        let body = ErrorBody {
+            error: self.to_string(),
+            status: status.as_u16(),
+            param,
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> ApiError {
+        ApiError::Rejected {
+            status: r.status(),
+            reason: r.body_text(),
+        }
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        ApiError::Rejected {
+            status: r.status(),
+            reason: r.body_text(),
+        }
+    }
+}
+
+impl From<ReviewError> for ApiError {
+    fn from(e: ReviewError) -> ApiError {
+        if e.is_bad_input() {
+            ApiError::bad("moves", e.to_string())
+        } else {
+            ApiError::Internal(e.to_string())
+        }
+    }
+}
+
+type Shared = State<Arc<AppState>>;
+
+/// JSON bytes as a response.
+fn json_bytes(bytes: Arc<[u8]>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes.to_vec()).into_response()
+}
+
+/// Runs `work` on the blocking pool; its panic becomes a 500 for this request.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
+}
+
+/// A search slot, waited for at most the server's queue wait. The permit goes with the
+/// search, so that a client that hangs up does not free its slot while the search runs.
+async fn search_slot(s: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
+    tokio::time::timeout(s.options.queue_wait, s.searches.clone().acquire_owned())
+        .await
+        .map_err(|_| ApiError::Busy)?
+        .map_err(|_| ApiError::Busy)
+}
+
+/// Serializes `value` for the cache and the response.
+fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
+    serde_json::to_vec(value)
+        .map(Arc::from)
+        .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+fn game_table(s: &AppState) -> Result<&GameTable, ApiError> {
+    s.games.as_ref().ok_or(ApiError::NoGameTable)
+}
+
+/// What `/api/v1/info` answers.
+#[derive(Serialize)]
+struct InfoAnswer {
+    name: String,
+    version: &'static str,
+    book: String,
+    positions: u64,
+    games: u64,
+    min_games: u32,
+    plies: u8,
+    game_table: bool,
+    evaluation: Option<explore::Evaluation>,
+    max_depth: u32,
+    max_searches: usize,
+    /// Answers kept for repeated queries right now.
+    cached_answers: usize,
+}
+
+pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
+    let info = s.book.info();
+    let answer = InfoAnswer {
+        name: "othbook".into(),
+        version: env!("CARGO_PKG_VERSION"),
+        book: s.book_name.clone(),
+        positions: s.book.counts().0,
+        games: info.games,
+        min_games: info.options.min_games,
+        plies: info.options.plies,
+        game_table: s.games.is_some(),
+        evaluation: info.evaluation.map(|e| explore::Evaluation {
+            depth: e.depth,
+            exact_from: e.exact_from,
+        }),
+        max_depth: s.options.max_depth,
+        max_searches: s.options.max_searches,
+        cached_answers: s.cache.len(),
+    };
+    Ok(json_bytes(to_json(&answer)?))
+}
+
+pub async fn explore(
+    State(s): Shared,
+    q: Result<Query<RawParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(p) = q?;
+    let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
+    let depth = params::depth(p.depth, s.options.max_depth)?;
+    let filter = params::filter(&p)?;
+    let key = format!(
+        "explore {} {} {depth:?} {filter:?}",
+        t.start.to_obf(),
+        format_moves(&t.line)
+    );
+    if let Some(hit) = s.cache.get(&key) {
+        return Ok(json_bytes(hit));
+    }
+    let selection = match &filter {
+        Some(f) => Some(params::selection(f, game_table(&s)?)?),
+        None => None,
+    };
+    let permit = match depth {
+        Some(_) => Some(search_slot(&s).await?),
+        None => None,
+    };
+    let st = s.clone();
+    let bytes = blocking(move || {
+        let scores = match depth {
+            Some(d) => MoveScores::search(&t.pos, d, st.options.hash_mb)
+                .map_err(|e| ApiError::Internal(e.to_string()))?,
+            None => None,
+        };
+        drop(permit);
+        let filtered = match &selection {
+            Some(sel) => Some(filtered(&st, &t, sel)?),
+            None => None,
+        };
+        let answer = explore::answer(&st.book, &t, scores.as_ref(), depth.is_some(), filtered)?;
+        to_json(&answer)
+    })
+    .await?;
+    s.cache.put(key, bytes.clone());
+    Ok(json_bytes(bytes))
+}
+
+/// The games passing `sel` that reach `t`, counted as the book counts them.
+fn filtered(s: &AppState, t: &Target, sel: &GameSelection) -> Result<PositionGames, ApiError> {
+    let table = game_table(s)?;
+    let info = s.book.info();
+    let found = table
+        .find(
+            &t.pos.board,
+            usize::from(info.options.plies),
+            Some(sel),
+            u64::from(info.options.min_games),
+        )
+        .map_err(|reason| BookError::Invalid {
+            path: s.book_name.clone(),
+            reason,
+        })?;
+    Ok(found)
+}
+
+pub async fn games(
+    State(s): Shared,
+    q: Result<Query<RawParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(p) = q?;
+    let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
+    if p.depth.is_some() {
+        return Err(ApiError::bad(
+            "depth",
+            "the games list does not search".into(),
+        ));
+    }
+    let filter = params::filter(&p)?;
+    let (limit, offset) = params::page(&p, GAMES_LIMIT)?;
+    let key = format!(
+        "games {} {} {filter:?} {limit} {offset}",
+        t.start.to_obf(),
+        format_moves(&t.line)
+    );
+    if let Some(hit) = s.cache.get(&key) {
+        return Ok(json_bytes(hit));
+    }
+    let table_ok = game_table(&s)?;
+    let selection = match &filter {
+        Some(f) => Some(params::selection(f, table_ok)?),
+        None => None,
+    };
+    let st = s.clone();
+    let bytes = blocking(move || {
+        let table = game_table(&st)?;
+        let found = table
+            .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
+            .map_err(|reason| BookError::Invalid {
+                path: st.book_name.clone(),
+                reason,
+            })?;
+        let c = found.stats.for_side(t.pos.side);
+        let answer = games::GamesAnswer {
+            position: t.pos.to_obf(),
+            side: t.pos.side.to_string(),
+            total: found.matches.len(),
+            black_wins: c.black_wins,
+            draws: c.draws,
+            white_wins: c.white_wins,
+            unknown: c.unknown,
+            offset,
+            games: games::rows(table, &found.matches, &t, offset, limit),
+        };
+        to_json(&answer)
+    })
+    .await?;
+    s.cache.put(key, bytes.clone());
+    Ok(json_bytes(bytes))
+}
+
+/// The body of `POST /api/v1/review`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewBody {
+    moves: String,
+    position: Option<String>,
+    depth: Option<u32>,
+}
+
+pub async fn review_get(
+    State(s): Shared,
+    q: Result<Query<RawParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(p) = q?;
+    let moves = p
+        .moves
+        .ok_or_else(|| ApiError::bad("moves", "give the game's moves".into()))?;
+    reviewed(s, moves, p.position, p.depth).await
+}
+
+pub async fn review_post(
+    State(s): Shared,
+    body: Result<Json<ReviewBody>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(b) = body?;
+    reviewed(s, b.moves, b.position, b.depth).await
+}
+
+/// The review of a game, searched `depth` plies per move (capped by the server).
+async fn reviewed(
+    s: Arc<AppState>,
+    moves: String,
+    position: Option<String>,
+    depth: Option<u32>,
+) -> Result<Response, ApiError> {
+    let t = Target::parse(position.as_deref(), Some(&moves))?;
+    if t.line.is_empty() {
+        return Err(ApiError::bad(
+            "moves",
+            "the game has no moves to review".into(),
+        ));
+    }
+    let depth =
+        params::depth(depth, s.options.max_depth)?.unwrap_or(REVIEW_DEPTH.min(s.options.max_depth));
+    let key = format!(
+        "review {} {} {depth}",
+        t.start.to_obf(),
+        format_moves(&t.line)
+    );
+    if let Some(hit) = s.cache.get(&key) {
+        return Ok(json_bytes(hit));
+    }
+    let opts = ReviewOptions::new(Effort::Depth(depth), 0)?;
+    let permit = search_slot(&s).await?;
+    let st = s.clone();
+    let bytes = blocking(move || {
+        let engine = Engine::try_new(EngineOptions {
+            threads: 1,
+            hash_mb: st.options.hash_mb,
+            ..EngineOptions::default()
+        })
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let input = ReviewInput::new(t.start, t.line.clone());
+        let report = review(&input, &engine, Some(&st.book), &opts, |_, _| {})?;
+        drop(permit);
+        to_json(&report)
+    })
+    .await?;
+    s.cache.put(key, bytes.clone());
+    Ok(json_bytes(bytes))
+}
+
+pub async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::NotFound(uri.path().to_string())
+}

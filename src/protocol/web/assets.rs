@@ -1,0 +1,32 @@
+//! The page, its script and its styles, built into the binary so that one file serves the
+//! explorer with no internet and no build step.
+
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+const INDEX: &str = include_str!("assets/index.html");
+const SCRIPT: &str = include_str!("assets/app.js");
+const STYLE: &str = include_str!("assets/style.css");
+
+fn text(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+pub async fn index() -> Response {
+    text("text/html; charset=utf-8", INDEX)
+}
+
+pub async fn script() -> Response {
+    text("text/javascript; charset=utf-8", SCRIPT)
+}
+
+pub async fn style() -> Response {
+    text("text/css; charset=utf-8", STYLE)
+}

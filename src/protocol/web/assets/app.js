@@ -1,0 +1,386 @@
+// othbook opening explorer: the page keeps the line (and where it stands in it); the server
+// answers everything about a position (board, legal moves, the book's moves and games).
+"use strict";
+
+const FILES = "abcdefgh";
+const START = null; // the standard start position: no `position` parameter
+
+const state = {
+  start: START,     // OBF of a pasted board, or null
+  moves: [],        // the line, two characters a move ("pa" for a pass)
+  cursor: 0,        // moves shown: moves[0..cursor]
+  flipped: false,
+  depth: "",
+  filters: {},
+  answer: null,     // the last /explore answer
+  game: null,       // the game being stepped through
+  request: 0,       // answers to older requests are dropped
+};
+
+const $ = (id) => document.getElementById(id);
+
+function params(extra) {
+  const p = new URLSearchParams();
+  if (state.start) p.set("position", state.start);
+  p.set("moves", state.moves.slice(0, state.cursor).join(""));
+  for (const [k, v] of Object.entries(extra || {})) if (v !== "" && v != null) p.set(k, v);
+  return p;
+}
+
+async function api(path, p) {
+  const r = await fetch(`/api/v1/${path}?${p}`);
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+function setStatus(text, error) {
+  const s = $("status");
+  s.textContent = text;
+  s.classList.toggle("error", !!error);
+}
+
+function splitLine(text) {
+  const out = [];
+  for (let i = 0; i + 1 < text.length; i += 2) out.push(text.slice(i, i + 2));
+  return out;
+}
+
+function pct(n, total) {
+  return total > 0 ? (100 * n) / total : 0;
+}
+
+function fmt(x, digits = 2) {
+  if (x === null || x === undefined) return "–";
+  const s = Number(x).toFixed(digits);
+  return x > 0 ? "+" + s : s;
+}
+
+// ---- the board ----
+
+function squareName(i) {
+  return FILES[i % 8] + (Math.floor(i / 8) + 1);
+}
+
+function buildBoard() {
+  const b = $("board");
+  b.textContent = "";
+  for (let r = 0; r < 8; r++) {
+    const row = state.flipped ? 7 - r : r;
+    const label = document.createElement("div");
+    label.className = "coord";
+    label.textContent = row + 1;
+    b.appendChild(label);
+    for (let c = 0; c < 8; c++) {
+      const col = state.flipped ? 7 - c : c;
+      const sq = document.createElement("div");
+      sq.className = "sq";
+      sq.dataset.sq = squareName(row * 8 + col);
+      sq.id = "sq-" + sq.dataset.sq;
+      sq.addEventListener("click", () => playSquare(sq.dataset.sq));
+      b.appendChild(sq);
+    }
+  }
+  b.appendChild(document.createElement("div"));
+  for (let c = 0; c < 8; c++) {
+    const label = document.createElement("div");
+    label.className = "coord";
+    label.textContent = FILES[state.flipped ? 7 - c : c];
+    b.appendChild(label);
+  }
+}
+
+function drawBoard() {
+  const a = state.answer;
+  if (!a) return;
+  const cells = a.position.slice(0, 64);
+  const legal = new Set(a.legal);
+  const inBook = new Set(a.moves.filter((m) => m.games > 0).map((m) => m.move));
+  const last = state.cursor > 0 ? state.moves[state.cursor - 1] : null;
+  for (let i = 0; i < 64; i++) {
+    const name = squareName(i);
+    const sq = $("sq-" + name);
+    sq.textContent = "";
+    sq.className = "sq";
+    const c = cells[i];
+    if (c === "X" || c === "O") {
+      const d = document.createElement("div");
+      d.className = "disc " + (c === "X" ? "black" : "white");
+      sq.appendChild(d);
+    }
+    if (legal.has(name)) sq.classList.add("legal");
+    if (inBook.has(name)) sq.classList.add("book");
+    if (name === last) sq.classList.add("last");
+    sq.title = legal.has(name) ? `play ${name}` : name;
+  }
+}
+
+function showGhost(move) {
+  const sq = $("sq-" + move);
+  if (!sq || !state.answer) return;
+  const d = document.createElement("div");
+  d.className = "disc ghost " + (state.answer.side === "black" ? "black" : "white");
+  sq.appendChild(d);
+}
+
+// ---- moving through the line ----
+
+function play(move) {
+  if (state.moves[state.cursor] === move) {
+    state.cursor++;
+  } else {
+    state.moves = state.moves.slice(0, state.cursor).concat([move]);
+    state.cursor++;
+    state.game = null;
+  }
+  load();
+}
+
+function playSquare(name) {
+  if (state.answer && state.answer.legal.includes(name)) play(name);
+}
+
+function step(to) {
+  const c = Math.max(0, Math.min(state.moves.length, to));
+  if (c !== state.cursor) {
+    state.cursor = c;
+    load();
+  }
+}
+
+function drawLine() {
+  const ol = $("line");
+  ol.textContent = "";
+  state.moves.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${i + 1}.${m === "pa" ? "pass" : m}`;
+    if (i >= state.cursor) li.classList.add("future");
+    if (i === state.cursor - 1) li.classList.add("current");
+    li.addEventListener("click", () => step(i + 1));
+    ol.appendChild(li);
+  });
+}
+
+// ---- loading a position ----
+
+async function load() {
+  const id = ++state.request;
+  drawLine();
+  saveHash();
+  let a;
+  try {
+    a = await api("explore", params({ depth: state.depth, ...state.filters }));
+  } catch (e) {
+    if (id === state.request) setStatus(e.message, true);
+    return;
+  }
+  if (id !== state.request) return;
+  // The server puts back passes the line left out.
+  const line = splitLine(a.line);
+  if (line.join("") !== state.moves.slice(0, state.cursor).join("")) {
+    state.moves = line.concat(state.moves.slice(state.cursor));
+    state.cursor = line.length;
+    drawLine();
+  }
+  state.answer = a;
+  drawBoard();
+  drawStatus(a);
+  drawMoves(a);
+  loadGames(id);
+}
+
+function drawStatus(a) {
+  const side = a.side === "black" ? "Black (X)" : "White (O)";
+  let text = `${a.black_discs}–${a.white_discs} · `;
+  if (a.game_over) text += "Game over";
+  else if (a.must_pass) text += `${side} has no move: pass`;
+  else text += `${side} to move`;
+  if (state.game) text += ` · game: ${state.game}`;
+  setStatus(text, false);
+  $("pass").hidden = !a.must_pass;
+  $("opening").textContent = a.opening ? (a.opening.name || a.opening) : "";
+  const s = $("summary");
+  if (!a.in_book) s.textContent = a.filtered ? "No game matching the filters reaches this position." : "This position is not in the book.";
+  else {
+    const k = a.black_wins + a.draws + a.white_wins;
+    s.textContent = `${a.games} games · black ${pct(a.black_wins, k).toFixed(1)}% · draw ${pct(a.draws, k).toFixed(1)}% · white ${pct(a.white_wins, k).toFixed(1)}% · average ${fmt(a.average_diff)}` +
+      (a.value != null ? ` · value ${fmt(a.value)}` : "");
+  }
+}
+
+function bars(m) {
+  const div = document.createElement("div");
+  div.className = "bars";
+  const k = (m.black_wins || 0) + (m.draws || 0) + (m.white_wins || 0);
+  for (const [cls, n] of [["b", m.black_wins], ["d", m.draws], ["w", m.white_wins]]) {
+    const span = document.createElement("span");
+    span.className = cls;
+    const p = pct(n || 0, k);
+    span.style.width = p + "%";
+    span.textContent = p >= 18 ? Math.round(p) + "%" : "";
+    span.title = `${n || 0} games (${p.toFixed(1)}%)`;
+    div.appendChild(span);
+  }
+  return div;
+}
+
+function cell(tr, text, cls) {
+  const td = document.createElement("td");
+  if (cls) td.className = cls;
+  if (text instanceof Node) td.appendChild(text);
+  else td.textContent = text;
+  tr.appendChild(td);
+  return td;
+}
+
+function drawMoves(a) {
+  const tbody = $("moves").querySelector("tbody");
+  tbody.textContent = "";
+  for (const m of a.moves) {
+    const tr = document.createElement("tr");
+    tr.dataset.move = m.move;
+    if (m.best) tr.classList.add("best");
+    cell(tr, m.move === "pass" ? "pass" : m.move);
+    cell(tr, m.games == null ? `<${a.book_min_games}` : String(m.games), "num games");
+    cell(tr, m.share == null ? "–" : m.share.toFixed(1) + "%", "num");
+    cell(tr, m.games ? bars(m) : "");
+    cell(tr, fmt(m.average_diff), "num");
+    cell(tr, fmt(m.value), "num");
+    cell(tr, m.eval === undefined ? "" : fmt(m.eval), "num eval");
+    tr.addEventListener("mouseenter", () => showGhost(m.move));
+    tr.addEventListener("mouseleave", drawBoard);
+    tr.addEventListener("click", () => (m.move === "pass" ? play("pa") : playSquare(m.move)));
+    tbody.appendChild(tr);
+  }
+  if (!a.moves.length) {
+    const tr = document.createElement("tr");
+    cell(tr, a.game_over ? "The game is over." : "No move in the book.").colSpan = 7;
+    tbody.appendChild(tr);
+  }
+}
+
+async function loadGames(id) {
+  const tbody = $("games").querySelector("tbody");
+  let g;
+  try {
+    g = await api("games", params({ limit: 30, ...state.filters }));
+  } catch (e) {
+    if (id === state.request) {
+      tbody.textContent = "";
+      $("games-summary").textContent = e.message;
+    }
+    return;
+  }
+  if (id !== state.request) return;
+  tbody.textContent = "";
+  $("games-summary").textContent = g.total === 0 ? "No game reaches this position." :
+    `${g.total} game${g.total === 1 ? "" : "s"} reach this position` + (g.total > g.games.length ? ` (the ${g.games.length} most recent shown)` : "") + ". Click one to step through it.";
+  for (const row of g.games) {
+    const tr = document.createElement("tr");
+    cell(tr, row.year == null ? "?" : String(row.year));
+    cell(tr, row.black || "?");
+    cell(tr, row.white || "?");
+    cell(tr, row.result == null ? "?" : (row.result > 0 ? "+" : "") + row.result, "num");
+    cell(tr, row.next || "end");
+    cell(tr, row.event || "");
+    tr.addEventListener("click", () => {
+      state.start = null;
+      state.moves = splitLine(row.moves_here);
+      state.cursor = Math.min(row.ply, state.moves.length);
+      state.game = `${row.black || "?"} – ${row.white || "?"}${row.year ? ", " + row.year : ""}`;
+      load();
+    });
+    tbody.appendChild(tr);
+  }
+}
+
+// ---- pasting, the URL, the keyboard ----
+
+function paste(text) {
+  const t = text.trim();
+  const compact = t.replace(/\s+/g, "");
+  if (/^[XxOo\-\.\*]{64}[XxOoBbWw]/.test(compact)) {
+    state.start = compact.slice(0, 64) + " " + compact[64].toUpperCase().replace("B", "X").replace("W", "O");
+    state.moves = [];
+  } else {
+    state.start = null;
+    const squares = t.toLowerCase().match(/pa|pass|[a-h][1-8]/g) || [];
+    state.moves = squares.map((s) => (s === "pass" ? "pa" : s));
+  }
+  state.cursor = state.moves.length;
+  state.game = null;
+  load();
+}
+
+function saveHash() {
+  const p = new URLSearchParams();
+  if (state.start) p.set("position", state.start);
+  if (state.moves.length) p.set("moves", state.moves.slice(0, state.cursor).join(""));
+  const h = p.toString();
+  history.replaceState(null, "", h ? "#" + h : location.pathname);
+}
+
+function readHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  state.start = p.get("position") || null;
+  state.moves = splitLine(p.get("moves") || "");
+  state.cursor = state.moves.length;
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest && e.target.closest("input, select, textarea")) return;
+  const keys = { ArrowLeft: state.cursor - 1, ArrowRight: state.cursor + 1, Home: 0, End: state.moves.length };
+  if (e.key in keys) {
+    e.preventDefault();
+    step(keys[e.key]);
+  }
+});
+
+$("first").addEventListener("click", () => step(0));
+$("back").addEventListener("click", () => step(state.cursor - 1));
+$("forward").addEventListener("click", () => step(state.cursor + 1));
+$("last").addEventListener("click", () => step(state.moves.length));
+$("flip").addEventListener("click", () => {
+  state.flipped = !state.flipped;
+  buildBoard();
+  drawBoard();
+});
+$("pass").addEventListener("click", () => play("pa"));
+$("paste").addEventListener("submit", (e) => {
+  e.preventDefault();
+  paste($("paste-text").value);
+});
+$("depth").addEventListener("change", (e) => {
+  state.depth = e.target.value;
+  load();
+});
+$("filters").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = {};
+  for (const [k, v] of new FormData(e.target)) if (v.trim()) f[k] = v.trim();
+  if (!f.player) delete f.color;
+  state.filters = f;
+  load();
+});
+
+async function init() {
+  buildBoard();
+  readHash();
+  try {
+    const info = await api("info", new URLSearchParams());
+    $("book-info").textContent = `${info.book} · ${info.games.toLocaleString()} games · ${info.positions.toLocaleString()} positions`;
+    const sel = $("depth");
+    for (const d of [4, 8, 12, 16, 20]) {
+      if (d > info.max_depth) break;
+      const o = document.createElement("option");
+      o.value = d;
+      o.textContent = `depth ${d}`;
+      sel.appendChild(o);
+    }
+  } catch (e) {
+    setStatus(e.message, true);
+  }
+  load();
+}
+
+init();

@@ -1,0 +1,159 @@
+//! `othbook serve`: the opening explorer in a browser, and the JSON API behind it
+//! (`/api/v1/...`, documented in docs/api.md), served by axum on tokio.
+//!
+//! Book queries are quick and run on the blocking pool so that a slow disk read never stalls
+//! the reactor; engine searches are capped in depth and in number (a semaphore), and their
+//! results are cached, so that no client can tie the machine up.
+
+mod api;
+mod assets;
+mod cache;
+mod explore;
+mod games;
+mod params;
+
+pub use api::ApiError;
+
+use crate::book::{Book, GameTable};
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
+use axum::Router;
+use cache::Cache;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use thiserror::Error;
+use tokio::sync::Semaphore;
+
+/// Deepest search a client may ask for when none is set.
+pub const DEFAULT_MAX_DEPTH: u32 = 16;
+/// Largest request body accepted (a game's moves fit many times over).
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// How the server limits the work clients can ask for.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Deepest engine search a request may ask for.
+    max_depth: u32,
+    /// Searches running at once; more wait, then get 503.
+    max_searches: usize,
+    /// How long a search request waits for a free slot.
+    queue_wait: Duration,
+    /// Answers kept for repeated queries.
+    cache_entries: usize,
+    /// Transposition table of each search, in MB.
+    hash_mb: usize,
+}
+
+/// A limit out of range in [`ServeOptions::new`].
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ServeOptionsError {
+    #[error("maximum depth {0} is out of range: use 1 to 60")]
+    MaxDepth(u32),
+    #[error("concurrent searches {0} is out of range: use 1 to 64")]
+    MaxSearches(usize),
+    #[error("cache size {0} is out of range: use 0 to 1000000 answers")]
+    Cache(usize),
+}
+
+impl ServeOptions {
+    /// Options checked once: depth cap 1-60, 1-64 searches at once, up to a million cached
+    /// answers.
+    pub fn new(
+        max_depth: u32,
+        max_searches: usize,
+        cache_entries: usize,
+    ) -> Result<ServeOptions, ServeOptionsError> {
+        if !(1..=60).contains(&max_depth) {
+            return Err(ServeOptionsError::MaxDepth(max_depth));
+        }
+        if !(1..=64).contains(&max_searches) {
+            return Err(ServeOptionsError::MaxSearches(max_searches));
+        }
+        if cache_entries > 1_000_000 {
+            return Err(ServeOptionsError::Cache(cache_entries));
+        }
+        Ok(ServeOptions {
+            max_depth,
+            max_searches,
+            queue_wait: Duration::from_secs(20),
+            cache_entries,
+            hash_mb: 16,
+        })
+    }
+
+    /// The deepest search a request may ask for.
+    #[must_use]
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+}
+
+impl Default for ServeOptions {
+    fn default() -> ServeOptions {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        ServeOptions::new(DEFAULT_MAX_DEPTH, cores.clamp(1, 4), 4096)
+            .expect("default options are in range")
+    }
+}
+
+/// What every request shares: the book, its games and the limits.
+pub struct AppState {
+    book: Book,
+    /// The book's name as shown to clients (its file name).
+    book_name: String,
+    /// The book's game table, read once (`None`: the book has none).
+    games: Option<GameTable>,
+    options: ServeOptions,
+    searches: Arc<Semaphore>,
+    cache: Cache,
+}
+
+impl AppState {
+    /// The state for `book`, named `book_name` to clients; reads its game table once.
+    pub fn new(
+        book: Book,
+        book_name: String,
+        options: ServeOptions,
+    ) -> Result<AppState, crate::book::BookError> {
+        let games = book.games()?;
+        Ok(AppState {
+            book,
+            book_name,
+            games,
+            searches: Arc::new(Semaphore::new(options.max_searches)),
+            cache: Cache::new(options.cache_entries),
+            options,
+        })
+    }
+}
+
+/// The whole application: the page, its assets and the API.
+pub fn router(state: Arc<AppState>) -> Router {
+    let api = Router::new()
+        .route("/info", get(api::info))
+        .route("/explore", get(api::explore))
+        .route("/games", get(api::games))
+        .route("/review", get(api::review_get).post(api::review_post))
+        .fallback(api::not_found);
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .nest("/api/v1", api)
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// Serves `state` on `listener` until `shutdown` completes; requests under way are finished
+/// first.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

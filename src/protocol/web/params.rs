@@ -1,0 +1,158 @@
+//! The API's query parameters, parsed and checked once: the position (a line, a board or
+//! both), game filters, search depth and list bounds. Every mistake is a [`ApiError`] naming
+//! the parameter.
+
+use super::api::ApiError;
+use crate::board::{parse_moves, Move, Position};
+use crate::book::games::GameSelection;
+use crate::book::{GameFilter, GameTable, PlayerColor};
+use serde::Deserialize;
+
+/// Longest move string accepted: a game has at most 60 moves and some passes, written with
+/// separators.
+const MAX_MOVES_TEXT: usize = 400;
+/// Most games one request may list.
+pub const MAX_LIMIT: usize = 500;
+
+/// Query parameters of `/explore`, `/games` and `/review` (each uses its own subset; an
+/// unknown one is refused, so that a typo is not silently ignored).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParams {
+    pub moves: Option<String>,
+    pub position: Option<String>,
+    pub depth: Option<u32>,
+    pub player: Option<String>,
+    pub color: Option<String>,
+    pub years: Option<String>,
+    pub event: Option<String>,
+    pub complete_only: Option<bool>,
+    pub limit: Option<usize>,
+    pub offset: Option<usize>,
+}
+
+/// A position asked about: where the line starts, the line (passes it implies included),
+/// and where it ends.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub start: Position,
+    /// The moves played from `start`, passes included.
+    pub line: Vec<Move>,
+    pub pos: Position,
+    /// The line starts at the standard start position.
+    pub from_start: bool,
+}
+
+impl Target {
+    /// `position` (OBF, 64 squares then X or O; default the start) then `moves`.
+    pub fn parse(position: Option<&str>, moves: Option<&str>) -> Result<Target, ApiError> {
+        let start = match position.map(str::trim).filter(|p| !p.is_empty()) {
+            Some(text) => text
+                .parse::<Position>()
+                .map_err(|e| ApiError::bad("position", e.to_string()))?,
+            None => Position::START,
+        };
+        let text = moves.unwrap_or("");
+        if text.len() > MAX_MOVES_TEXT {
+            return Err(ApiError::bad(
+                "moves",
+                format!(
+                    "{} characters is too long for a game (at most {MAX_MOVES_TEXT})",
+                    text.len()
+                ),
+            ));
+        }
+        let list = parse_moves(text).map_err(|e| ApiError::bad("moves", e.to_string()))?;
+        let replay = start
+            .replay(list)
+            .map_err(|e| ApiError::bad("moves", e.to_string()))?;
+        Ok(Target {
+            start,
+            line: replay.moves,
+            pos: replay.end,
+            from_start: start == Position::START,
+        })
+    }
+}
+
+/// `depth`, checked against the server's cap.
+pub fn depth(d: Option<u32>, cap: u32) -> Result<Option<u32>, ApiError> {
+    match d {
+        Some(0) => Err(ApiError::bad("depth", "must be at least 1".into())),
+        Some(d) if d > cap => Err(ApiError::bad(
+            "depth",
+            format!("{d} is deeper than this server allows ({cap})"),
+        )),
+        d => Ok(d),
+    }
+}
+
+/// The game filter of the parameters, `None` when none is given.
+pub fn filter(p: &RawParams) -> Result<Option<GameFilter>, ApiError> {
+    let player_color = match p.color.as_deref() {
+        None | Some("either") => PlayerColor::Either,
+        Some("black") => PlayerColor::Black,
+        Some("white") => PlayerColor::White,
+        Some(other) => {
+            return Err(ApiError::bad(
+                "color",
+                format!("{other:?}: use black, white or either"),
+            ))
+        }
+    };
+    if p.color.is_some() && p.player.is_none() {
+        return Err(ApiError::bad(
+            "color",
+            "applies to a player: give player too".into(),
+        ));
+    }
+    let filter = GameFilter {
+        player: non_empty(&p.player).map(str::to_string),
+        player_color,
+        years: non_empty(&p.years).map(years).transpose()?,
+        event: non_empty(&p.event).map(str::to_string),
+        complete_only: p.complete_only.unwrap_or(false),
+    };
+    Ok((filter != GameFilter::default()).then_some(filter))
+}
+
+fn non_empty(s: &Option<String>) -> Option<&str> {
+    s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// `1990-2000` or `1995`.
+fn years(text: &str) -> Result<(u16, u16), ApiError> {
+    let err = || ApiError::bad("years", format!("{text:?}: use A-B or A, e.g. 1990-2000"));
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let a: u16 = a.trim().parse().map_err(|_| err())?;
+    let b: u16 = b.trim().parse().map_err(|_| err())?;
+    if a > b {
+        return Err(err());
+    }
+    Ok((a, b))
+}
+
+/// `filter` ready for `table`; an unknown name is the client's mistake.
+pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection, ApiError> {
+    GameSelection::new(filter, table).map_err(|e| {
+        let what = match &e {
+            crate::book::games::FilterError::UnknownName { kind, .. } => match kind {
+                crate::book::games::NameKind::Player => "player",
+                crate::book::games::NameKind::Event => "event",
+            },
+        };
+        ApiError::bad(what, e.to_string())
+    })
+}
+
+/// `limit` (default `default`, 1 to [`MAX_LIMIT`]) and `offset`.
+pub fn page(p: &RawParams, default: usize) -> Result<(usize, usize), ApiError> {
+    let limit = p.limit.unwrap_or(default);
+    if !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::bad(
+            "limit",
+            format!("{limit} is out of range: use 1 to {MAX_LIMIT}"),
+        ));
+    }
+    Ok((limit, p.offset.unwrap_or(0)))
+}
