@@ -4,6 +4,8 @@
 use assert_cmd::Command;
 use std::path::Path;
 
+pub mod web;
+
 /// Where the project's own small inputs are.
 pub const FIX: &str = "fixtures/transcripts";
 

@@ -82,6 +82,12 @@ impl ServeOptions {
         })
     }
 
+    /// The same options with another wait for a search slot (after it, 503).
+    #[must_use]
+    pub fn with_queue_wait(self, queue_wait: Duration) -> ServeOptions {
+        ServeOptions { queue_wait, ..self }
+    }
+
     /// The deepest search a request may ask for.
     #[must_use]
     pub fn max_depth(&self) -> u32 {

@@ -236,6 +236,8 @@ function cell(tr, text, cls) {
 function drawMoves(a) {
   const tbody = $("moves").querySelector("tbody");
   tbody.textContent = "";
+  // Which line the table shows (scripts and tests wait on it).
+  $("moves").dataset.line = a.line;
   for (const m of a.moves) {
     const tr = document.createElement("tr");
     tr.dataset.move = m.move;

@@ -1,0 +1,191 @@
+//! Helpers for the web server's tests: the server started in the test on a free loopback
+//! port, a minimal HTTP/1.1 client over `TcpStream` (the API, and chromedriver's WebDriver
+//! API), JSON and base64 decoding.
+
+use othbook::book::Book;
+use othbook::protocol::web::{self, AppState, ServeOptions};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The project's book, which the tests query (it is part of the repository).
+pub const BOOK: &str = "books/wthor.book";
+
+/// A server running on its own thread; stopped (gracefully) when dropped.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Serves `BOOK` with `options` on 127.0.0.1 at a free port.
+    pub fn start(options: ServeOptions) -> TestServer {
+        let book = Book::open_lazy(BOOK).expect("books/wthor.book opens");
+        let state = Arc::new(AppState::new(book, "wthor.book".into(), options).unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (ready_tx, ready) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                ready_tx.send(listener.local_addr().unwrap()).unwrap();
+                web::serve(listener, state, async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+            });
+        });
+        let addr = ready
+            .recv_timeout(Duration::from_secs(10))
+            .expect("server starts");
+        TestServer {
+            addr,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// `GET path`: status and body.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        request(self.addr, "GET", path, None)
+    }
+
+    /// `GET path`, which must answer 200 with JSON.
+    pub fn json(&self, path: &str) -> Value {
+        let (status, body) = self.get(path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: {e}: {body}"))
+    }
+
+    /// `GET path`, which must fail with `status` and a JSON error; the error body.
+    pub fn error(&self, path: &str, status: u16) -> Value {
+        let (got, body) = self.get(path);
+        assert_eq!(got, status, "GET {path}: {body}");
+        let v: Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: {e}: {body}"));
+        assert!(v["error"].is_string(), "GET {path}: {body}");
+        v
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// One HTTP/1.1 request (`Connection: close`): status and body.
+pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
+    let (status, bytes) = request_bytes(addr, method, path, body);
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`request`] with the body as bytes.
+pub fn request_bytes(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let body = body.unwrap_or(b"");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before it reads a large body, and close: not an error here.
+    let _ = s.write_all(body);
+    // Read the head, then exactly the body it announces: a server may keep the connection.
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 16384];
+    let end = loop {
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break end;
+        }
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "no HTTP head in {:?}", String::from_utf8_lossy(&raw));
+        raw.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .map(|n| n.trim().parse::<usize>().unwrap());
+    let chunked = head.contains("transfer-encoding: chunked");
+    let mut body = raw[end + 4..].to_vec();
+    loop {
+        let done = match length {
+            Some(n) => body.len() >= n,
+            None if chunked => body.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        let n = s.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        body.extend_from_slice(&buf[..n]);
+    }
+    if chunked {
+        body = dechunk(&body);
+    }
+    (status, body)
+}
+
+fn dechunk(mut b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line = b.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size = usize::from_str_radix(String::from_utf8_lossy(&b[..line]).trim(), 16).unwrap();
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&b[line + 2..line + 2 + size]);
+        b = &b[line + 4 + size..];
+    }
+}
+
+/// Standard base64 (WebDriver screenshots).
+pub fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let clean: Vec<u8> = text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .collect();
+    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
+    for chunk in clean.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= u32::from(value(*c)) << (18 - 6 * i);
+        }
+        let bytes = n.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    out
+}

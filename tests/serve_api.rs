@@ -1,0 +1,325 @@
+//! The web server's JSON API over HTTP on loopback: answers agree with the book's own
+//! queries, in the caller's orientation; bad requests get 4xx JSON errors and the server
+//! keeps serving; searches are capped, limited in number and cached; `othbook serve` starts,
+//! says its URL and stops cleanly on Ctrl-C.
+
+mod common;
+
+use common::web::{request, TestServer, BOOK};
+use othbook::board::{parse_moves, Position, Symmetry};
+use othbook::book::Book;
+use othbook::protocol::web::ServeOptions;
+use serde_json::Value;
+use std::time::Duration;
+
+fn server() -> TestServer {
+    TestServer::start(ServeOptions::new(12, 2, 1000).unwrap())
+}
+
+fn book() -> Book {
+    Book::open_lazy(BOOK).unwrap()
+}
+
+fn after(moves: &str) -> Position {
+    Position::START
+        .replay(parse_moves(moves).unwrap())
+        .unwrap()
+        .end
+}
+
+/// The move table's rows as (move, games) pairs.
+fn rows(v: &Value) -> Vec<(String, u64)> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| Some((m["move"].as_str()?.to_string(), m["games"].as_u64()?)))
+        .collect()
+}
+
+#[test]
+fn explore_gives_the_books_counts_for_a_line() {
+    let s = server();
+    let b = book();
+    for line in ["", "f5", "f5d6", "f5d6c3d3c4", "d3c5f6f5"] {
+        let v = s.json(&format!("/api/v1/explore?moves={line}"));
+        let pos = after(line);
+        let stats = b.try_probe(&pos.board).unwrap().unwrap();
+        assert_eq!(v["games"].as_u64(), Some(stats.games()), "{line}");
+        assert_eq!(v["position"].as_str(), Some(pos.to_obf().as_str()));
+        let want: Vec<(String, u64)> = b
+            .try_moves(&pos.board)
+            .unwrap()
+            .iter()
+            .map(|(m, s)| (m.to_string(), s.games()))
+            .collect();
+        assert_eq!(rows(&v)[..want.len()], want[..], "{line}");
+        let legal: Vec<String> = pos
+            .board
+            .legal_moves()
+            .iter()
+            .map(|q| q.to_string())
+            .collect();
+        assert_eq!(v["legal"], serde_json::json!(legal), "{line}");
+        assert_eq!(v["line"].as_str(), Some(line));
+    }
+}
+
+#[test]
+fn a_board_is_answered_in_the_callers_orientation() {
+    let s = server();
+    let pos = after("f5d6c3");
+    let plain = s.json("/api/v1/explore?moves=f5d6c3");
+    for sym in Symmetry::ALL {
+        let turned = pos.transform(sym);
+        let obf = turned.to_obf().replace(' ', "%20");
+        let v = s.json(&format!("/api/v1/explore?position={obf}"));
+        assert_eq!(v["games"], plain["games"], "{sym:?}");
+        let mut want: Vec<(String, u64)> = rows(&plain)
+            .into_iter()
+            .map(|(m, g)| (sym.apply_move(parse_moves(&m).unwrap()[0]).to_string(), g))
+            .collect();
+        let mut got = rows(&v);
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{sym:?}");
+    }
+    // A board then moves from it.
+    let start = Position::START.to_obf().replace(' ', "%20");
+    let v = s.json(&format!("/api/v1/explore?position={start}&moves=f5d6c3"));
+    assert_eq!(v["games"], plain["games"]);
+}
+
+#[test]
+fn info_describes_the_book_and_the_limits() {
+    let s = server();
+    let b = book();
+    let v = s.json("/api/v1/info");
+    assert_eq!(v["games"].as_u64(), Some(b.info().games));
+    assert_eq!(v["positions"].as_u64(), Some(b.counts().0));
+    assert_eq!(v["max_depth"].as_u64(), Some(12));
+    assert_eq!(v["game_table"].as_bool(), Some(true));
+}
+
+#[test]
+fn bad_requests_get_json_errors_and_the_server_keeps_serving() {
+    let s = server();
+    let cases: &[(&str, u16, Option<&str>)] = &[
+        ("/api/v1/explore?moves=f5f5", 400, Some("moves")),
+        ("/api/v1/explore?moves=z9", 400, Some("moves")),
+        ("/api/v1/explore?position=XXXX", 400, Some("position")),
+        ("/api/v1/explore?moves=f5&depth=0", 400, Some("depth")),
+        ("/api/v1/explore?moves=f5&depth=13", 400, Some("depth")),
+        ("/api/v1/explore?moves=f5&depth=99999999999", 400, None),
+        ("/api/v1/explore?moves=f5&depth=abc", 400, None),
+        ("/api/v1/explore?nonsense=1", 400, None),
+        ("/api/v1/games?moves=f5&limit=100000", 400, Some("limit")),
+        ("/api/v1/games?moves=f5&limit=0", 400, Some("limit")),
+        ("/api/v1/games?moves=f5&years=2000-1990", 400, Some("years")),
+        ("/api/v1/games?moves=f5&color=white", 400, Some("color")),
+        (
+            "/api/v1/games?moves=f5&player=zzzzqqqqxxxx",
+            400,
+            Some("player"),
+        ),
+        ("/api/v1/games?moves=f5&depth=4", 400, Some("depth")),
+        ("/api/v1/review", 400, Some("moves")),
+        ("/api/v1/review?moves=", 400, Some("moves")),
+        ("/api/v1/nothing", 404, None),
+        ("/nothing", 404, None),
+    ];
+    for (path, status, param) in cases {
+        let v = s.error(path, *status);
+        if let Some(p) = param {
+            assert_eq!(v["param"].as_str(), Some(*p), "{path}: {v}");
+        }
+    }
+    let long = "f5".repeat(300);
+    s.error(&format!("/api/v1/explore?moves={long}"), 400);
+    // Bodies: too large, not JSON, unknown fields.
+    let huge = vec![b'x'; 1 << 20];
+    let (status, body) = request(s.addr, "POST", "/api/v1/review", Some(&huge));
+    assert_eq!(status, 413, "{body}");
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
+    for bad in [
+        &b"{"[..],
+        b"[1,2]",
+        br#"{"moves":"f5","extra":1}"#,
+        br#"{"moves":"f5f5"}"#,
+    ] {
+        let (status, body) = request(s.addr, "POST", "/api/v1/review", Some(bad));
+        assert!((400..500).contains(&status), "{status} {body}");
+        assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
+    }
+    // Still serving, and concurrent bad and good requests all get their answers.
+    let threads: Vec<_> = (0..16)
+        .map(|i| {
+            let addr = s.addr;
+            std::thread::spawn(move || {
+                let path = if i % 2 == 0 {
+                    "/api/v1/explore?moves=f5d6"
+                } else {
+                    "/api/v1/explore?moves=f5f5"
+                };
+                request(addr, "GET", path, None).0
+            })
+        })
+        .collect();
+    for (i, t) in threads.into_iter().enumerate() {
+        assert_eq!(t.join().unwrap(), if i % 2 == 0 { 200 } else { 400 });
+    }
+}
+
+#[test]
+fn evaluations_score_every_legal_move_and_repeat_from_the_cache() {
+    let s = server();
+    let v = s.json("/api/v1/explore?moves=f5d6c3&depth=6");
+    assert_eq!(v["eval_depth"].as_u64(), Some(6));
+    let moves = v["moves"].as_array().unwrap();
+    let legal = v["legal"].as_array().unwrap();
+    for l in legal {
+        let row = moves
+            .iter()
+            .find(|m| m["move"] == *l || m["equivalent"].as_array().is_some_and(|e| e.contains(l)));
+        let row = row.unwrap_or_else(|| panic!("no row for {l}"));
+        assert!(row["eval"].is_number(), "{row}");
+    }
+    let before = s.json("/api/v1/info")["cached_answers"].as_u64().unwrap();
+    let again = s.json("/api/v1/explore?moves=f5d6c3&depth=6");
+    assert_eq!(again, v);
+    let after_repeat = s.json("/api/v1/info")["cached_answers"].as_u64().unwrap();
+    assert_eq!(
+        before, after_repeat,
+        "a repeated query is answered from the cache"
+    );
+    // Without depth, no eval field.
+    let plain = s.json("/api/v1/explore?moves=f5d6c3");
+    assert!(plain["moves"][0].get("eval").is_none());
+}
+
+#[test]
+fn searches_beyond_the_limit_wait_then_get_503() {
+    let s = TestServer::start(
+        ServeOptions::new(12, 1, 100)
+            .unwrap()
+            .with_queue_wait(Duration::from_millis(1)),
+    );
+    let addr = s.addr;
+    let long = std::thread::spawn(move || {
+        request(
+            addr,
+            "GET",
+            "/api/v1/explore?moves=f5d6c3d3c4f4&depth=12",
+            None,
+        )
+        .0
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let v = s.error("/api/v1/explore?moves=f5f6e6f4&depth=12", 503);
+    assert!(v["error"].as_str().unwrap().contains("busy"));
+    // Book queries are not held up by the search.
+    s.json("/api/v1/explore?moves=f5f6");
+    assert_eq!(long.join().unwrap(), 200);
+}
+
+#[test]
+fn games_list_the_games_reaching_the_position_with_filters() {
+    let s = server();
+    let b = book();
+    let v = s.json("/api/v1/games?moves=f5d6c3d3&limit=5");
+    let pos = after("f5d6c3d3");
+    assert_eq!(
+        v["total"].as_u64(),
+        Some(b.try_probe(&pos.board).unwrap().unwrap().games())
+    );
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 5);
+    for g in games {
+        // Turned into the caller's orientation: its first `ply` plies reach the position.
+        let moves = parse_moves(g["moves_here"].as_str().unwrap()).unwrap();
+        let ply = g["ply"].as_u64().unwrap() as usize;
+        let reached = Position::START
+            .replay(moves[..ply].iter().copied())
+            .unwrap()
+            .end;
+        assert_eq!(reached, pos, "{g}");
+    }
+    let filtered = s.json("/api/v1/games?moves=f5d6c3d3&player=tamenori&limit=500");
+    let n = filtered["total"].as_u64().unwrap();
+    assert!(n > 0 && n < v["total"].as_u64().unwrap());
+    for g in filtered["games"].as_array().unwrap() {
+        let names = format!("{} {}", g["black"], g["white"]).to_lowercase();
+        assert!(names.contains("tamenori"), "{names}");
+    }
+    let years = s.json("/api/v1/games?moves=f5d6&years=1990-1991&limit=500");
+    for g in years["games"].as_array().unwrap() {
+        let y = g["year"].as_u64().unwrap();
+        assert!((1990..=1991).contains(&y));
+    }
+    // The move table follows the filter too.
+    let e = s.json("/api/v1/explore?moves=f5d6c3d3&player=tamenori");
+    assert_eq!(e["filtered"], true);
+    assert_eq!(e["games"].as_u64(), Some(n));
+    let page2 = s.json("/api/v1/games?moves=f5d6c3d3&limit=5&offset=5");
+    assert_ne!(page2["games"][0]["id"], v["games"][0]["id"]);
+}
+
+#[test]
+fn review_scores_a_game_by_get_and_post() {
+    let s = server();
+    let game = "f5d6c3d3c4f4f6f3e6e7";
+    let v = s.json(&format!("/api/v1/review?moves={game}&depth=4"));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 10);
+    assert_eq!(v["settings"]["depth"].as_u64(), Some(4));
+    let body = format!(r#"{{"moves":"{game}","depth":4}}"#);
+    let (status, text) = request(s.addr, "POST", "/api/v1/review", Some(body.as_bytes()));
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v);
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_from_the_binary() {
+    let s = server();
+    for (path, kind) in [
+        ("/", "<html"),
+        ("/app.js", "use strict"),
+        ("/style.css", "#board"),
+    ] {
+        let (status, body) = s.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(body.contains(kind), "{path}");
+    }
+}
+
+#[test]
+fn serve_says_its_url_and_stops_cleanly_on_ctrl_c() {
+    use std::io::BufRead;
+    let mut child = common::othbook_process()
+        .args(["serve", "--book", BOOK, "--addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{line}"));
+    let addr: std::net::SocketAddr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    assert_eq!(request(addr, "GET", "/api/v1/info", None).0, 200);
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    assert!(rest.contains("stopped"), "{rest}");
+}

@@ -1,0 +1,290 @@
+//! The explorer page in a real browser: headless Chromium driven by chromedriver (both from
+//! Debian; `.ci/run` installs them) loads the page from a server started in the test, clicks
+//! f5 then d6 on the board, and checks that the move table shows the book's counts for that
+//! position; arrow keys step back and forth; a phone-sized window has no sideways scrolling.
+//! Screenshots are kept in target/browser/ (not committed).
+
+mod common;
+
+use common::web::{base64_decode, request, TestServer, BOOK};
+use othbook::board::{parse_moves, Position};
+use othbook::book::Book;
+use othbook::protocol::web::ServeOptions;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// WebDriver's key for an element in JSON answers.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// chromedriver on a free port; killed when dropped.
+struct Driver {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        for tool in [CHROMIUM, CHROMEDRIVER] {
+            assert!(
+                Path::new(tool).exists(),
+                "{tool} is missing: apt-get install -y chromium chromium-driver (as .ci/run does)"
+            );
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let d = Driver { child, addr };
+        let start = Instant::now();
+        while std::net::TcpStream::connect(addr).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver does not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        d
+    }
+
+    /// A WebDriver command: its `value`, which must not be an error.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let text = body.map(|b| b.to_string());
+        let (status, answer) = request(self.addr, method, path, text.as_deref().map(str::as_bytes));
+        let v: Value =
+            serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{path}: {e}: {answer}"));
+        assert_eq!(status, 200, "{method} {path}: {answer}");
+        v["value"].clone()
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A browser session.
+struct Session<'a> {
+    driver: &'a Driver,
+    id: String,
+}
+
+impl Session<'_> {
+    fn new(driver: &Driver) -> Session<'_> {
+        let profile = tempfile::tempdir().unwrap().keep();
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,900",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([format!("--user-data-dir={}", profile.display())])
+        .collect::<Vec<_>>();
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
+        }}});
+        let v = driver.call("POST", "/session", Some(caps));
+        Session {
+            driver,
+            id: v["sessionId"].as_str().unwrap().to_string(),
+        }
+    }
+
+    fn cmd(&self, method: &str, what: &str, body: Option<Value>) -> Value {
+        self.driver
+            .call(method, &format!("/session/{}/{what}", self.id), body)
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn element(&self, css: &str) -> String {
+        let v = self.cmd(
+            "POST",
+            "element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        v[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("{css}: {v}"))
+            .to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.element(css);
+        self.cmd("POST", &format!("element/{e}/click"), Some(json!({})));
+    }
+
+    fn keys(&self, css: &str, text: &str) {
+        let e = self.element(css);
+        self.cmd(
+            "POST",
+            &format!("element/{e}/value"),
+            Some(json!({"text": text})),
+        );
+    }
+
+    /// Waits until the move table shows `line`.
+    fn wait_for_line(&self, line: &str) {
+        let start = Instant::now();
+        loop {
+            let v = self.script("const t = document.getElementById('moves'); return t.dataset.line === undefined ? null : t.dataset.line;");
+            if v.as_str() == Some(line) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the table never showed {line:?} (shows {v})"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    fn screenshot(&self, path: &Path) {
+        let png = base64_decode(self.cmd("GET", "screenshot", None).as_str().unwrap());
+        assert_eq!(&png[..4], b"\x89PNG");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let _ = request(
+            self.driver.addr,
+            "DELETE",
+            &format!("/session/{}", self.id),
+            None,
+        );
+    }
+}
+
+/// The book's (move, games) rows after `line`, as the table should list them.
+fn book_rows(line: &str) -> Vec<(String, String)> {
+    let book = Book::open_lazy(BOOK).unwrap();
+    let pos = Position::START
+        .replay(parse_moves(line).unwrap())
+        .unwrap()
+        .end;
+    book.try_moves(&pos.board)
+        .unwrap()
+        .iter()
+        .map(|(m, s)| (m.to_string(), s.games().to_string()))
+        .collect()
+}
+
+#[test]
+fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
+    let server = TestServer::start(ServeOptions::new(12, 2, 1000).unwrap());
+    let driver = Driver::start();
+    let s = Session::new(&driver);
+    s.cmd(
+        "POST",
+        "url",
+        Some(json!({"url": format!("http://{}/", server.addr)})),
+    );
+    s.wait_for_line("");
+    s.click("#sq-f5");
+    s.wait_for_line("f5");
+    s.click("#sq-d6");
+    s.wait_for_line("f5d6");
+    let rows = s.script(
+        "return [...document.querySelectorAll('#moves tbody tr')].map(tr => \
+         [tr.dataset.move, tr.querySelector('td.games').textContent]);",
+    );
+    let rows: Vec<(String, String)> = serde_json::from_value(rows).unwrap();
+    let want = book_rows("f5d6");
+    assert!(!want.is_empty());
+    assert_eq!(
+        rows[..want.len()],
+        want[..],
+        "the table shows the book's counts after f5 d6"
+    );
+    let summary = s.script("return document.getElementById('summary').textContent;");
+    let games = Book::open_lazy(BOOK)
+        .unwrap()
+        .try_probe(
+            &Position::START
+                .replay(parse_moves("f5d6").unwrap())
+                .unwrap()
+                .end
+                .board,
+        )
+        .unwrap()
+        .unwrap()
+        .games();
+    assert!(
+        summary
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{games} games")),
+        "{summary}"
+    );
+    // Legal moves are marked; the line lists both moves.
+    let legal = s.script(
+        "return [...document.querySelectorAll('.sq.legal')].map(e => e.dataset.sq).sort();",
+    );
+    assert_eq!(legal, json!(["c3", "c4", "c5", "c6", "c7"]));
+    // Arrow keys step back and forth through the line.
+    s.keys("body", "\u{E012}");
+    s.wait_for_line("f5");
+    s.keys("body", "\u{E014}");
+    s.wait_for_line("f5d6");
+    // Hovering a row shows its move on the board.
+    let first = &want[0].0;
+    s.script(&format!(
+        "document.querySelector('#moves tbody tr[data-move=\"{first}\"]').dispatchEvent(new MouseEvent('mouseenter'));"
+    ));
+    let ghost = s.script(&format!(
+        "return !!document.querySelector('#sq-{first} .disc.ghost');"
+    ));
+    assert_eq!(ghost, json!(true));
+    s.script(&format!(
+        "document.querySelector('#moves tbody tr[data-move=\"{first}\"]').dispatchEvent(new MouseEvent('mouseleave'));"
+    ));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    s.screenshot(&dir.join("serve-f5d6.png"));
+    // A phone-sized window: everything fits its width.
+    s.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({"width": 390, "height": 844})),
+    );
+    let overflow = s.script("return document.documentElement.scrollWidth - window.innerWidth;");
+    let wide = s.script(
+        "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).concat(['inner ' + window.innerWidth]);",
+    );
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the page scrolls sideways by {overflow} px: {wide}"
+    );
+    s.screenshot(&dir.join("serve-f5d6-phone.png"));
+}
