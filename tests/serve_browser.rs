@@ -168,6 +168,22 @@ impl Session<'_> {
         }
     }
 
+    /// Waits until the expression `js` gives `want`.
+    fn wait_for(&self, js: &str, want: &str) {
+        let start = Instant::now();
+        loop {
+            let v = self.script(&format!("return String({js});"));
+            if v.as_str() == Some(want) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{js} never gave {want:?} (gives {v})"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
     fn screenshot(&self, path: &Path) {
         let png = base64_decode(self.cmd("GET", "screenshot", None).as_str().unwrap());
         assert_eq!(&png[..4], b"\x89PNG");
@@ -272,6 +288,47 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
     ));
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
     s.screenshot(&dir.join("serve-f5d6.png"));
+    // Clicking a game steps through it: the line becomes the game's, up to the position.
+    let games = server.json("/api/v1/games?moves=f5d6&limit=30");
+    let game = &games["games"][0];
+    let ply = game["ply"].as_u64().unwrap() as usize;
+    let here = game["moves_here"].as_str().unwrap();
+    s.wait_for(
+        "document.getElementById('games').dataset.line",
+        "moves=f5d6",
+    );
+    s.click("#games tbody tr");
+    s.wait_for_line(&here[..2 * ply]);
+    s.keys("body", "\u{E014}");
+    s.wait_for_line(&here[..2 * ply + 2]);
+    // Pasting a move string, then a board.
+    s.script("document.getElementById('paste-text').value = 'F5 f6 e6';");
+    s.click("#paste button");
+    s.wait_for_line("f5f6e6");
+    let board = Position::START
+        .replay(parse_moves("f5d6c3").unwrap())
+        .unwrap()
+        .end
+        .to_obf();
+    s.script(&format!(
+        "document.getElementById('paste-text').value = '{board}';"
+    ));
+    s.click("#paste button");
+    s.wait_for("document.getElementById('moves').dataset.line + '|' + document.querySelectorAll('.disc.black').length", "|5");
+    let rows = s.script(
+        "return [...document.querySelectorAll('#moves tbody tr')].map(tr => \
+         [tr.dataset.move, tr.querySelector('td.games').textContent]);",
+    );
+    let rows: Vec<(String, String)> = serde_json::from_value(rows).unwrap();
+    let want = book_rows("f5d6c3");
+    assert_eq!(
+        rows[..want.len()],
+        want[..],
+        "the pasted board shows the book's counts"
+    );
+    s.wait_for_line("");
+    s.click("#sq-d3");
+    s.wait_for_line("d3");
     // A phone-sized window: everything fits its width.
     s.cmd(
         "POST",

@@ -275,6 +275,7 @@ async function loadGames(id) {
   }
   if (id !== state.request) return;
   tbody.textContent = "";
+  $("games").dataset.line = params().toString();
   $("games-summary").textContent = g.total === 0 ? "No game reaches this position." :
     `${g.total} game${g.total === 1 ? "" : "s"} reach this position` + (g.total > g.games.length ? ` (the ${g.games.length} most recent shown)` : "") + ". Click one to step through it.";
   for (const row of g.games) {
