@@ -26,7 +26,7 @@ use thiserror::Error;
 use tokio::sync::Semaphore;
 
 /// Deepest search a client may ask for when none is set.
-pub const DEFAULT_MAX_DEPTH: u32 = 16;
+pub const DEFAULT_MAX_DEPTH: u32 = 14;
 /// Largest request body accepted (a game's moves fit many times over).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 

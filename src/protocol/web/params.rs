@@ -156,3 +156,90 @@ pub fn page(p: &RawParams, default: usize) -> Result<(usize, usize), ApiError> {
     }
     Ok((limit, p.offset.unwrap_or(0)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad_param(r: Result<impl std::fmt::Debug, ApiError>) -> &'static str {
+        match r {
+            Err(ApiError::BadParam { param, .. }) => param,
+            other => panic!("expected a bad parameter, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn positions_parse_from_a_board_a_line_or_both() {
+        let t = Target::parse(None, Some("f5 d6 C3")).unwrap();
+        assert_eq!(format_moves_of(&t), "f5d6c3");
+        assert!(t.from_start);
+        let obf = t.pos.to_obf();
+        let b = Target::parse(Some(&obf), Some("d3")).unwrap();
+        assert!(!b.from_start);
+        assert_eq!(b.pos, t.pos.play(b.line[0]).unwrap());
+        assert_eq!(bad_param(Target::parse(None, Some("f5f5"))), "moves");
+        assert_eq!(bad_param(Target::parse(None, Some("i9"))), "moves");
+        assert_eq!(bad_param(Target::parse(Some("XO X"), None)), "position");
+        assert_eq!(
+            bad_param(Target::parse(None, Some(&"f5".repeat(201)))),
+            "moves"
+        );
+    }
+
+    fn format_moves_of(t: &Target) -> String {
+        crate::board::format_moves(&t.line)
+    }
+
+    #[test]
+    fn depth_is_capped_and_limits_are_bounded() {
+        assert_eq!(depth(None, 10).unwrap(), None);
+        assert_eq!(depth(Some(10), 10).unwrap(), Some(10));
+        assert_eq!(bad_param(depth(Some(11), 10)), "depth");
+        assert_eq!(bad_param(depth(Some(0), 10)), "depth");
+        let p = |limit| RawParams {
+            limit,
+            ..RawParams::default()
+        };
+        assert_eq!(page(&p(None), 20).unwrap(), (20, 0));
+        assert_eq!(bad_param(page(&p(Some(0)), 20)), "limit");
+        assert_eq!(bad_param(page(&p(Some(MAX_LIMIT + 1)), 20)), "limit");
+    }
+
+    #[test]
+    fn filters_parse_years_colours_and_names() {
+        let p = RawParams {
+            player: Some(" Tamenori ".into()),
+            color: Some("white".into()),
+            years: Some("1990-2000".into()),
+            ..RawParams::default()
+        };
+        let f = filter(&p).unwrap().unwrap();
+        assert_eq!(f.player.as_deref(), Some("Tamenori"));
+        assert_eq!(f.player_color, PlayerColor::White);
+        assert_eq!(f.years, Some((1990, 2000)));
+        assert!(filter(&RawParams::default()).unwrap().is_none());
+        for (years, ok) in [
+            ("1995", true),
+            ("2000-1990", false),
+            ("19x5", false),
+            ("-", false),
+        ] {
+            let p = RawParams {
+                years: Some(years.into()),
+                ..RawParams::default()
+            };
+            assert_eq!(filter(&p).is_ok(), ok, "{years}");
+        }
+        let no_player = RawParams {
+            color: Some("black".into()),
+            ..RawParams::default()
+        };
+        assert_eq!(bad_param(filter(&no_player)), "color");
+        let bad_colour = RawParams {
+            player: Some("x".into()),
+            color: Some("green".into()),
+            ..RawParams::default()
+        };
+        assert_eq!(bad_param(filter(&bad_colour)), "color");
+    }
+}
