@@ -77,3 +77,51 @@ impl BookData {
         Ok(())
     }
 }
+
+impl BookData {
+    /// [`BookData::merge`], counting identical games once (the same line up to the
+    /// symmetries of the start, as `--dedupe` reads games): the statistics are built again
+    /// from the merged game table without its repeats, and the values of the merged books
+    /// kept position by position (then checked and negamaxed again). Every book must hold
+    /// its games.
+    pub fn merge_deduped(books: &[BookData], min_games: u32) -> Result<BookData, BookError> {
+        if let Some(i) = books.iter().position(|b| b.games.is_none()) {
+            return Err(BookError::Merge(format!(
+                "book {} has no game table, so its repeated games cannot be found",
+                i + 1
+            )));
+        }
+        let merged = BookData::merge(books, min_games)?;
+        let Some(table) = &merged.games else {
+            return Ok(merged);
+        };
+        let kept = table.deduped();
+        if kept.len() == table.len() {
+            return Ok(merged);
+        }
+        let records: Vec<GameRecord> = (0..kept.len()).filter_map(|i| kept.record(i)).collect();
+        let (mut data, _) = build(&records, &merged.info.options, merged.info.created, &|_| {})?;
+        let used = kept.name_counts_of_sources();
+        data.info.sources = merged
+            .info
+            .sources
+            .iter()
+            .map(|s| crate::book::Source {
+                games_used: used.get(s.name.as_str()).copied().unwrap_or(0),
+                ..s.clone()
+            })
+            .collect();
+        if merged.info.evaluation.is_some() {
+            let evals: std::collections::HashMap<_, _> =
+                merged.positions.iter().map(|p| (p.key, p.eval)).collect();
+            for p in &mut data.positions {
+                if let Some(e) = evals.get(&p.key) {
+                    p.eval = *e;
+                }
+            }
+            data.info.evaluation = merged.info.evaluation.clone();
+            data.relink();
+        }
+        Ok(data)
+    }
+}

@@ -284,6 +284,18 @@ impl GameTable {
         }
     }
 
+    /// Games per source file name.
+    #[must_use]
+    pub fn name_counts_of_sources(&self) -> BTreeMap<&str, u64> {
+        let mut m = BTreeMap::new();
+        for g in &self.games {
+            if let Some(n) = self.name(g.source) {
+                *m.entry(n).or_default() += 1;
+            }
+        }
+        m
+    }
+
     /// The games without repeats: a game whose line, mapped to first move f5, equals that of
     /// a game before it (a more recent one) is left out, as `--dedupe` does when reading.
     #[must_use]

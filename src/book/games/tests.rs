@@ -291,3 +291,39 @@ proptest! {
         prop_assert_eq!(GameTable::from_records(&reversed), table);
     }
 }
+
+#[test]
+fn merge_with_dedupe_counts_each_line_once() {
+    let g = games(200, 40);
+    let (a, _) = book_of(&g[..120], 12, GameFilter::default());
+    let (b, _) = book_of(&g[60..], 12, GameFilter::default());
+    let merged = BookData::merge_deduped(&[a, b], 2).expect("merge");
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<GameRecord> = g
+        .iter()
+        .filter(|x| seen.insert(crate::board::normalize_line(&x.moves).0))
+        .cloned()
+        .collect();
+    let opts = BuildOptions {
+        plies: 12,
+        min_games: 2,
+        filter: GameFilter::default(),
+    };
+    let (expected, _) = build(&distinct, &opts, 1, &|_| {}).expect("build");
+    assert_eq!(merged.info.games, distinct.len() as u64);
+    assert_eq!(merged.positions, expected.positions);
+    assert_eq!(merged.moves, expected.moves);
+    assert_eq!(merged.nodes, expected.nodes);
+    assert_eq!(
+        merged.games.as_ref().map(GameTable::len),
+        Some(distinct.len())
+    );
+    // A book without its games cannot be deduplicated.
+    let (mut c, _) = book_of(&g[..10], 12, GameFilter::default());
+    let (d, _) = book_of(&g[10..20], 12, GameFilter::default());
+    c.games = None;
+    let err = BookData::merge_deduped(&[d, c], 1)
+        .expect_err("no games")
+        .to_string();
+    assert!(err.contains("book 2 has no game table"), "{err}");
+}
