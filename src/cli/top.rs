@@ -200,7 +200,13 @@ fn filtered_rows(
         "a filter (--player, --years, --event, --complete-only)",
     )?;
     let chosen = selection(filter, &table)?;
-    let depth = usize::from(book.info().options.plies);
+    let info = book.info();
+    let depth = usize::from(info.options.plies);
+    // The book leaves out lines of fewer games than its min_games: so do its filtered lines.
+    let query = &TopQuery {
+        min_games: query.min_games.max(u64::from(info.options.min_games)),
+        ..*query
+    };
     if by_value {
         let all = TopQuery {
             limit: usize::MAX,
