@@ -181,7 +181,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 return Ok(());
             }
         }
-        return write_not_in_book(out, &pos, args.format, args.depth.is_some());
+        write_not_in_book(out, &pos, args.format, args.depth.is_some())?;
+        // Fewer games than the book keeps a position for may still have reached it.
+        if let (OutputFormat::Table, Some(g)) = (args.format, &from_games) {
+            if let Some(listed) = g.listed.as_ref().filter(|l| !l.is_empty()) {
+                writeln!(
+                    out,
+                    "\n{} of its games reached it (fewer than the book keeps a position for):",
+                    g.found.matches.len()
+                )?;
+                games_listing::write_table(out, listed)?;
+            }
+        }
+        return Ok(());
     };
     let mut rows = match &from_games {
         Some(g) if g.filtered => g.found.moves.clone(),
@@ -254,9 +266,9 @@ impl ExploreGames {
                 chosen.as_ref(),
                 u64::from(info.options.min_games),
             )
-            .map_err(|reason| othbook::book::BookError::Invalid {
+            .map_err(|source| othbook::book::BookError::GameTable {
                 path: label,
-                reason,
+                source,
             })?;
         let listed = args
             .games

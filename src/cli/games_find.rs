@@ -93,9 +93,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let chosen = filter.as_ref().map(|f| selection(f, &table)).transpose()?;
     let found = table
         .find(&pos.board, usize::MAX, chosen.as_ref(), 1)
-        .map_err(|reason| othbook::book::BookError::Invalid {
+        .map_err(|source| othbook::book::BookError::GameTable {
             path: label.clone(),
-            reason,
+            source,
         })?;
     let limit = match args.limit {
         Some(0) => usize::MAX,
