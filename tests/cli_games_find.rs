@@ -333,3 +333,20 @@ fn a_damaged_game_table_is_a_clear_error() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("checksum mismatch"), "{err}");
 }
+
+#[test]
+fn a_book_lists_the_names_of_its_games_as_the_game_files_do() {
+    let files: Vec<String> = (1977..=2021)
+        .map(|y| need(&format!("../shared/data/wthor/WTH_{y}.wtb")).to_string())
+        .collect();
+    for what in ["players", "events"] {
+        let mut args = vec!["games", what, "--format", "json", "-q"];
+        args.extend(files.iter().map(String::as_str));
+        let from_files = json(&args);
+        let book = othbook::book::default_path();
+        let book = book.to_str().unwrap();
+        let from_book = json(&["games", what, "--book", book, "--format", "json"]);
+        assert_eq!(from_book, from_files, "{what}");
+        assert_eq!(json(&["games", what, book, "--format", "json"]), from_files);
+    }
+}

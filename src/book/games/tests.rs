@@ -2,8 +2,8 @@
 //! counts (every position, move and line of random books, with and without filters).
 
 use super::*;
-use crate::board::Board;
 use crate::board::Square;
+use crate::board::{Board, Move};
 use crate::book::tests::random_game;
 use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, PlayerColor};
 use crate::book::{RankBy, TopQuery};
@@ -85,20 +85,17 @@ fn the_scan_finds_exactly_what_the_book_counts() {
         assert_eq!(Some(found.stats), book.probe(&board), "{board:?}");
         assert_eq!(found.moves, book.moves(&board), "{board:?}");
         assert_eq!(found.matches.len() as u64, found.stats.games());
-        // Any image of the board finds the same games, with the next move turned with it.
-        let image = board.transform(crate::board::Symmetry::ALL[5]);
-        let other = table.find(&image, 16, None, 1).expect("scan");
-        assert_eq!(other.stats, found.stats);
-        for (a, b) in found.matches.iter().zip(&other.matches) {
-            assert_eq!(a.game, b.game);
-            assert_eq!(
-                a.next.map(|m| crate::book::key::equivalent_moves(
-                    &image,
-                    crate::board::Symmetry::ALL[5].apply_move(m)
-                )),
-                b.next
-                    .map(|m| crate::book::key::equivalent_moves(&image, m))
-            );
+        // Every image of the board finds the same games, with the next move turned with it.
+        for s in crate::board::Symmetry::ALL {
+            let image = board.transform(s);
+            let other = table.find(&image, 16, None, 1).expect("scan");
+            assert_eq!(other.stats, found.stats);
+            for (a, b) in found.matches.iter().zip(&other.matches) {
+                assert_eq!((a.game, a.ply), (b.game, b.ply));
+                let same =
+                    |m: Option<Move>| m.map(|m| crate::book::key::equivalent_moves(&image, m));
+                assert_eq!(same(a.next.map(|m| s.apply_move(m))), same(b.next));
+            }
         }
     }
 }
