@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::explore_view::{View, TSV_HEADER};
 use super::games_listing::{self, GameRow};
-use super::query_filter::{book_games, selection, FilterArgs};
+use super::query_filter::{book_games, book_label, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
@@ -244,14 +244,9 @@ impl ExploreGames {
         if filter.is_none() && args.games.is_none() {
             return Ok(None);
         }
-        let label = args
-            .book
-            .clone()
-            .unwrap_or_else(othbook::book::default_path)
-            .display()
-            .to_string();
+        let label = book_label(args.book.as_deref());
         let what = if filter.is_some() {
-            "a filter (--player, --years, --event, --complete-only)"
+            FILTER_NEEDS
         } else {
             "--games"
         };

@@ -46,6 +46,16 @@ impl FilterArgs {
     }
 }
 
+/// What needs the game table when a filter is given (for [`book_games`]'s error).
+pub const FILTER_NEEDS: &str = "a filter (--player, --years, --event, --complete-only)";
+
+/// The book a query reads, as its errors name it: `--book`, else the default book.
+pub fn book_label(book: Option<&std::path::Path>) -> String {
+    book.map_or_else(othbook::book::default_path, std::path::Path::to_path_buf)
+        .display()
+        .to_string()
+}
+
 /// The book's game table, or a clear error for a book without one.
 pub fn book_games(book: &Book, path: &str, needed_for: &str) -> Result<GameTable> {
     book.games()?.ok_or_else(|| {
