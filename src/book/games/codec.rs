@@ -91,7 +91,19 @@ impl GameTable {
         offsets: &[u8],
         name_bytes: &[u8],
     ) -> Result<GameTable, GameTableError> {
-        let names = decode_names(size, offsets, name_bytes)?;
+        let expected = [
+            size.games.checked_mul(GAME_RECORD_SIZE as u64),
+            Some(size.move_bytes),
+            size.names.checked_add(1).and_then(|n| n.checked_mul(4)),
+            Some(size.name_bytes),
+        ];
+        let given = [records, moves, offsets, name_bytes].map(|p| Some(p.len() as u64));
+        if expected != given {
+            return Err(GameTableError::Layout(
+                "its parts are not the sizes the header gives",
+            ));
+        }
+        let names = decode_names(offsets, name_bytes)?;
         let mut games = Vec::with_capacity(records.len() / GAME_RECORD_SIZE);
         let mut codes = Vec::with_capacity(moves.len() * 4 / 3);
         let mut packed_at = 0usize;
@@ -203,11 +215,7 @@ fn unpack(bytes: &[u8], plies: u8, out: &mut Vec<u8>) -> Result<(), u8> {
     Ok(())
 }
 
-fn decode_names(
-    size: &GameTableSize,
-    offsets: &[u8],
-    bytes: &[u8],
-) -> Result<Vec<String>, GameTableError> {
+fn decode_names(offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, GameTableError> {
     let ends: Vec<usize> = offsets
         .chunks_exact(4)
         .map(|o| le32(o, 0) as usize)
@@ -217,7 +225,7 @@ fn decode_names(
             "the name offsets do not cover the name bytes",
         ));
     }
-    let mut names: Vec<String> = Vec::with_capacity(size.names as usize);
+    let mut names: Vec<String> = Vec::with_capacity(ends.len().saturating_sub(1));
     for (i, w) in ends.windows(2).enumerate() {
         let text = bytes.get(w[0]..w[1]).ok_or(GameTableError::Name {
             name: i + 1,

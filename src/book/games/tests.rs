@@ -324,3 +324,33 @@ fn merge_with_dedupe_counts_each_line_once() {
         .to_string();
     assert!(err.contains("book 2 has no game table"), "{err}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the bytes (a table damaged in a way its checksums cannot see), decoding is an
+    /// error or a table, never a panic; and the scan of a decoded table does not panic.
+    #[test]
+    fn any_bytes_decode_to_a_table_or_an_error(
+        records in proptest::collection::vec(any::<u8>(), 0..240),
+        moves in proptest::collection::vec(any::<u8>(), 0..200),
+        offsets in proptest::collection::vec(any::<u8>(), 0..40),
+        names in proptest::collection::vec(any::<u8>(), 0..40),
+    ) {
+        let records = &records[..records.len() / GAME_RECORD_SIZE * GAME_RECORD_SIZE];
+        let offsets = &offsets[..offsets.len() / 4 * 4];
+        let size = GameTableSize {
+            games: (records.len() / GAME_RECORD_SIZE) as u64,
+            move_bytes: moves.len() as u64,
+            names: (offsets.len() / 4).saturating_sub(1) as u64,
+            name_bytes: names.len() as u64,
+        };
+        if let Ok(table) = GameTable::decode(&size, records, &moves, offsets, &names) {
+            let _ = table.find(&Board::START, 60, None, 1);
+            let _ = table.name_counts();
+            for i in 0..table.len() {
+                let _ = table.record(i);
+            }
+        }
+    }
+}
