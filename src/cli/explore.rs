@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::explore_view::{View, TSV_HEADER};
 use super::games_listing::{self, GameRow};
-use super::query_filter::{book_games, book_label, selection, FilterArgs, FILTER_NEEDS};
+use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
@@ -221,7 +221,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         games: from_games.as_ref().and_then(|g| g.listed.as_ref()),
     };
     match args.format {
-        OutputFormat::Table => view.table(out),
+        OutputFormat::Table => {
+            view.table(out)?;
+            if let Some(f) = from_games.as_ref().and_then(|g| g.filter.as_ref()) {
+                writeln!(out, "games: only those matching {}", describe(f))?;
+            }
+            Ok(())
+        }
         OutputFormat::Tsv => view.tsv(out),
         OutputFormat::Json => view.json(out),
     }
@@ -231,6 +237,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 struct ExploreGames {
     /// The statistics are counted from the games that pass a filter.
     filtered: bool,
+    /// That filter.
+    filter: Option<othbook::book::GameFilter>,
     /// The games that reach the position (those that pass the filter).
     found: othbook::book::games::PositionGames,
     /// The games listed for `--games`.
@@ -270,6 +278,7 @@ impl ExploreGames {
             .map(|k| games_listing::rows(&table, &found.matches, k));
         Ok(Some(ExploreGames {
             filtered: filter.is_some(),
+            filter,
             found,
             listed,
         }))
