@@ -4,7 +4,7 @@
 
 use super::book_values::{self, value_text};
 use super::common::{bad, diff_cell, json_num, open_book, percent_cells, OutputFormat};
-use super::query_filter::{book_games, book_label, selection, FilterArgs, FILTER_NEEDS};
+use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Color, Move, Position, Square};
 use othbook::book::{Book, Line, RankBy, Score, TopQuery};
@@ -116,8 +116,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         first,
     };
     let by_value = matches!(args.by, By::Value);
-    let rows = match args.filter.filter()? {
-        Some(filter) => filtered_rows(&book, &args, &filter, &query, by_value)?,
+    let filter = args.filter.filter()?;
+    let rows = match &filter {
+        Some(filter) => filtered_rows(&book, &args, filter, &query, by_value)?,
         None => rows(&book, &query, by_value)?,
     };
     let report = Report {
@@ -151,7 +152,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             )?;
             Ok(())
         }
-        OutputFormat::Table => report.table(out),
+        OutputFormat::Table => {
+            report.table(out)?;
+            if let Some(f) = &filter {
+                writeln!(out, "games: only those matching {}", describe(f))?;
+            }
+            Ok(())
+        }
         OutputFormat::Tsv => report.tsv(out),
         OutputFormat::Json => report.json(out),
     }
