@@ -94,9 +94,17 @@ pub enum BookError {
     /// Books that cannot be merged.
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// The book's game table is damaged.
+    #[error("{path}: {source}")]
+    GameTable {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        source: games::GameTableError,
+    },
     /// Games given as a book's own that do not make the book.
     #[error("these games are not the book's: {0}")]
-    GamesDiffer(String),
+    GamesDiffer(games::GamesDifference),
     /// Books built with different options: their counts cannot be added up.
     #[error(
         "cannot merge: book {book} was built with other options than book 1: {}",

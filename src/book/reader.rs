@@ -326,9 +326,9 @@ impl Book {
             self.region(l.name_bytes.clone())?,
         )
         .map(Some)
-        .map_err(|reason| BookError::Invalid {
+        .map_err(|source| BookError::GameTable {
             path: self.name.clone(),
-            reason,
+            source,
         })
     }
 

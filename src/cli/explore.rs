@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::explore_view::{View, TSV_HEADER};
 use super::games_listing::{self, GameRow};
-use super::query_filter::{book_games, selection, FilterArgs};
+use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{Color, Move, Position};
 use othbook::book::key::equivalent_moves;
@@ -29,7 +29,11 @@ ones nobody tried stand side by side.\n\n\
 A book with values (evaluated books) adds a value column: each move's value negamaxed through \
 the book, black minus white, with * on the best move for the side to move; the best move out \
 of the book (the searched leaf) gets a row of its own when the book does not list it.\n\n\
-Examples:\n  othbook explore f5\n  othbook explore f5 d6 c3 --format json\n  \
+--games K lists the K most recent games that reached the position (table and JSON; TSV \
+keeps to the moves: `othbook games find --format tsv` lists games). --player, --color, \
+--years, --event and --complete-only count everything from the book's games that match, as a \
+book built with those filters would (values stay the whole book's).\n\n\
+Examples:\n  othbook explore f5\n  othbook explore f5 d6 --player murakami --years 2000-2010 --games 5\n  othbook explore f5 d6 c3 --format json\n  \
 othbook explore f5 d6 c3 --depth 14\n  \
 othbook explore --position \"---------------------------OX------XO--------------------------- X\""
 )]
@@ -177,7 +181,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 return Ok(());
             }
         }
-        return write_not_in_book(out, &pos, args.format, args.depth.is_some());
+        write_not_in_book(out, &pos, args.format, args.depth.is_some())?;
+        // Fewer games than the book keeps a position for may still have reached it.
+        if let (OutputFormat::Table, Some(g)) = (args.format, &from_games) {
+            if let Some(listed) = g.listed.as_ref().filter(|l| !l.is_empty()) {
+                writeln!(
+                    out,
+                    "\n{} of its games reached it (fewer than the book keeps a position for):",
+                    g.found.matches.len()
+                )?;
+                games_listing::write_table(out, listed)?;
+            }
+        }
+        return Ok(());
     };
     let mut rows = match &from_games {
         Some(g) if g.filtered => g.found.moves.clone(),
@@ -205,7 +221,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         games: from_games.as_ref().and_then(|g| g.listed.as_ref()),
     };
     match args.format {
-        OutputFormat::Table => view.table(out),
+        OutputFormat::Table => {
+            view.table(out)?;
+            if let Some(f) = from_games.as_ref().and_then(|g| g.filter.as_ref()) {
+                writeln!(out, "games: only those matching {}", describe(f))?;
+            }
+            Ok(())
+        }
         OutputFormat::Tsv => view.tsv(out),
         OutputFormat::Json => view.json(out),
     }
@@ -215,6 +237,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 struct ExploreGames {
     /// The statistics are counted from the games that pass a filter.
     filtered: bool,
+    /// That filter.
+    filter: Option<othbook::book::GameFilter>,
     /// The games that reach the position (those that pass the filter).
     found: othbook::book::games::PositionGames,
     /// The games listed for `--games`.
@@ -228,14 +252,9 @@ impl ExploreGames {
         if filter.is_none() && args.games.is_none() {
             return Ok(None);
         }
-        let label = args
-            .book
-            .clone()
-            .unwrap_or_else(othbook::book::default_path)
-            .display()
-            .to_string();
+        let label = book_label(args.book.as_deref());
         let what = if filter.is_some() {
-            "a filter (--player, --years, --event, --complete-only)"
+            FILTER_NEEDS
         } else {
             "--games"
         };
@@ -250,15 +269,16 @@ impl ExploreGames {
                 chosen.as_ref(),
                 u64::from(info.options.min_games),
             )
-            .map_err(|reason| othbook::book::BookError::Invalid {
+            .map_err(|source| othbook::book::BookError::GameTable {
                 path: label,
-                reason,
+                source,
             })?;
         let listed = args
             .games
             .map(|k| games_listing::rows(&table, &found.matches, k));
         Ok(Some(ExploreGames {
             filtered: filter.is_some(),
+            filter,
             found,
             listed,
         }))

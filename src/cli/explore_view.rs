@@ -356,7 +356,7 @@ impl View<'_> {
             json_stats(&self.stats.for_side(self.pos.side)),
             moves.join(","),
             match self.games {
-                Some(g) => format!(",\"games\":{}", serde_json::to_string(g)?),
+                Some(g) => format!(",\"listed_games\":{}", serde_json::to_string(g)?),
                 None => String::new(),
             }
         )?;

@@ -4,7 +4,7 @@
 
 use super::common::{bad, open_book, position_from_args, OutputFormat};
 use super::games_listing::{self, GameRow};
-use super::query_filter::{book_games, selection, FilterArgs};
+use super::query_filter::{book_games, book_label, selection, FilterArgs};
 use anyhow::{Context, Result};
 use othbook::transcript::write::{write_file, write_text, WRITABLE};
 use othbook::transcript::Format;
@@ -83,19 +83,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     let filter = args.filter.filter()?;
     let book = open_book(args.book.as_deref())?;
-    let label = args
-        .book
-        .clone()
-        .unwrap_or_else(othbook::book::default_path)
-        .display()
-        .to_string();
+    let label = book_label(args.book.as_deref());
     let table = book_games(&book, &label, "`games find`")?;
     let chosen = filter.as_ref().map(|f| selection(f, &table)).transpose()?;
     let found = table
         .find(&pos.board, usize::MAX, chosen.as_ref(), 1)
-        .map_err(|reason| othbook::book::BookError::Invalid {
+        .map_err(|source| othbook::book::BookError::GameTable {
             path: label.clone(),
-            reason,
+            source,
         })?;
     let limit = match args.limit {
         Some(0) => usize::MAX,

@@ -34,6 +34,8 @@ pub use common::BadInput;
 const EXAMPLES: &str = "\
 Examples:
   othbook explore f5                   the default book after f5: games, results, next moves
+  othbook explore f5d6 --player tamenori --games 5    counted from one player's games, listed
+  othbook games find f5d6c3d3c4        the games behind a position, most recent first
   othbook top --plies 10 --first d3    the most played 10-ply lines
   othbook build ../shared/data/wthor/*.wtb -o my.book --plies 30 --min-games 2
   othbook merge a.book b.book -o ab.book   add up books built with the same options

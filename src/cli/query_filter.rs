@@ -46,6 +46,43 @@ impl FilterArgs {
     }
 }
 
+/// The filter in the words of its options: `--player "tamenori" --color white --years 1990-2000`.
+pub fn describe(f: &GameFilter) -> String {
+    let mut parts = Vec::new();
+    if let Some(p) = &f.player {
+        parts.push(format!("--player {p:?}"));
+        match f.player_color {
+            PlayerColor::Black => parts.push("--color black".into()),
+            PlayerColor::White => parts.push("--color white".into()),
+            PlayerColor::Either => {}
+        }
+    }
+    if let Some((a, b)) = f.years {
+        parts.push(if a == b {
+            format!("--years {a}")
+        } else {
+            format!("--years {a}-{b}")
+        });
+    }
+    if let Some(e) = &f.event {
+        parts.push(format!("--event {e:?}"));
+    }
+    if f.complete_only {
+        parts.push("--complete-only".into());
+    }
+    parts.join(" ")
+}
+
+/// What needs the game table when a filter is given (for [`book_games`]'s error).
+pub const FILTER_NEEDS: &str = "a filter (--player, --years, --event, --complete-only)";
+
+/// The book a query reads, as its errors name it: `--book`, else the default book.
+pub fn book_label(book: Option<&std::path::Path>) -> String {
+    book.map_or_else(othbook::book::default_path, std::path::Path::to_path_buf)
+        .display()
+        .to_string()
+}
+
 /// The book's game table, or a clear error for a book without one.
 pub fn book_games(book: &Book, path: &str, needed_for: &str) -> Result<GameTable> {
     book.games()?.ok_or_else(|| {

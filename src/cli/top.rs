@@ -4,7 +4,7 @@
 
 use super::book_values::{self, value_text};
 use super::common::{bad, diff_cell, json_num, open_book, percent_cells, OutputFormat};
-use super::query_filter::{book_games, selection, FilterArgs};
+use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Color, Move, Position, Square};
 use othbook::book::{Book, Line, RankBy, Score, TopQuery};
@@ -116,8 +116,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         first,
     };
     let by_value = matches!(args.by, By::Value);
-    let rows = match args.filter.filter()? {
-        Some(filter) => filtered_rows(&book, &args, &filter, &query, by_value)?,
+    let filter = args.filter.filter()?;
+    let rows = match &filter {
+        Some(filter) => filtered_rows(&book, &args, filter, &query, by_value)?,
         None => rows(&book, &query, by_value)?,
     };
     let report = Report {
@@ -151,7 +152,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             )?;
             Ok(())
         }
-        OutputFormat::Table => report.table(out),
+        OutputFormat::Table => {
+            report.table(out)?;
+            if let Some(f) = &filter {
+                writeln!(out, "games: only those matching {}", describe(f))?;
+            }
+            Ok(())
+        }
         OutputFormat::Tsv => report.tsv(out),
         OutputFormat::Json => report.json(out),
     }
@@ -167,7 +174,11 @@ fn rows(book: &Book, query: &TopQuery<'_>, by_value: bool) -> Result<Vec<(Line, 
             .map(|v| (v.line, Some(v.black_value)))
             .collect());
     }
-    let lines = book.top_lines(query)?;
+    valued(book, book.top_lines(query)?)
+}
+
+/// Each line with the value of the position it reaches for black (in a book with values).
+fn valued(book: &Book, lines: Vec<Line>) -> Result<Vec<(Line, Option<Score>)>> {
     let mut rows = Vec::with_capacity(lines.len());
     for line in lines {
         let value = if book.has_values() {
@@ -188,19 +199,16 @@ fn filtered_rows(
     query: &TopQuery<'_>,
     by_value: bool,
 ) -> Result<Vec<(Line, Option<Score>)>> {
-    let label = args
-        .book
-        .clone()
-        .unwrap_or_else(othbook::book::default_path)
-        .display()
-        .to_string();
-    let table = book_games(
-        book,
-        &label,
-        "a filter (--player, --years, --event, --complete-only)",
-    )?;
+    let label = book_label(args.book.as_deref());
+    let table = book_games(book, &label, FILTER_NEEDS)?;
     let chosen = selection(filter, &table)?;
-    let depth = usize::from(book.info().options.plies);
+    let info = book.info();
+    let depth = usize::from(info.options.plies);
+    // The book leaves out lines of fewer games than its min_games: so do its filtered lines.
+    let query = &TopQuery {
+        min_games: query.min_games.max(u64::from(info.options.min_games)),
+        ..*query
+    };
     if by_value {
         let all = TopQuery {
             limit: usize::MAX,
@@ -214,16 +222,7 @@ fn filtered_rows(
             .map(|v| (v.line, Some(v.black_value)))
             .collect());
     }
-    let mut rows = Vec::new();
-    for line in table.top_lines(query, depth, Some(&chosen)) {
-        let value = if book.has_values() {
-            book.try_line_value(&line.moves)?
-        } else {
-            None
-        };
-        rows.push((line, value));
-    }
-    Ok(rows)
+    valued(book, table.top_lines(query, depth, Some(&chosen)))
 }
 
 /// The columns of `--format tsv` and the fields of `--format json` for a line's games, as

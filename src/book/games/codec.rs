@@ -4,7 +4,7 @@
 //! Moves take 6 bits each (a game of 60 moves, 45 bytes): squares 0-63, and a pass written
 //! as d4 (27), a square no game can play since it is filled from the start.
 
-use super::{GameTable, StoredGame, NO_NAME};
+use super::{GameProblem, GameTable, GameTableError, StoredGame, NO_NAME};
 use crate::book::format::le32;
 use crate::book::key::PASS_CODE;
 use crate::transcript::Location;
@@ -90,41 +90,56 @@ impl GameTable {
         moves: &[u8],
         offsets: &[u8],
         name_bytes: &[u8],
-    ) -> Result<GameTable, String> {
-        let names = decode_names(size, offsets, name_bytes)?;
+    ) -> Result<GameTable, GameTableError> {
+        let expected = [
+            size.games.checked_mul(GAME_RECORD_SIZE as u64),
+            Some(size.move_bytes),
+            size.names.checked_add(1).and_then(|n| n.checked_mul(4)),
+            Some(size.name_bytes),
+        ];
+        let given = [records, moves, offsets, name_bytes].map(|p| Some(p.len() as u64));
+        if expected != given {
+            return Err(GameTableError::Layout(
+                "its parts are not the sizes the header gives",
+            ));
+        }
+        let names = decode_names(offsets, name_bytes)?;
         let mut games = Vec::with_capacity(records.len() / GAME_RECORD_SIZE);
         let mut codes = Vec::with_capacity(moves.len() * 4 / 3);
         let mut packed_at = 0usize;
         for (i, r) in records.chunks_exact(GAME_RECORD_SIZE).enumerate() {
-            let bad = |what: &str| format!("game table: game {} has {what}", i + 1);
+            let bad = |problem| GameTableError::Game {
+                game: i + 1,
+                problem,
+            };
             let len = r[23] >> 1;
             if usize::from(len) > MAX_GAME_PLIES {
-                return Err(bad("more plies than a game can have"));
+                return Err(bad(GameProblem::TooLong));
             }
             let end = packed_at + packed_len(len);
             let packed = moves
                 .get(packed_at..end)
-                .ok_or_else(|| bad("moves beyond the end of the move bytes"))?;
+                .ok_or_else(|| bad(GameProblem::MovesOutside))?;
             let start = codes.len() as u32;
-            unpack(packed, len, &mut codes).map_err(|c| bad(&format!("the move code {c}")))?;
+            unpack(packed, len, &mut codes).map_err(|c| bad(GameProblem::MoveCode(c)))?;
             packed_at = end;
-            let name = |at: usize| -> Result<u32, String> {
+            let name = |at: usize| -> Result<u32, GameTableError> {
                 let n = le32(r, at);
                 if n == NO_NAME || (n as usize) < names.len() {
                     Ok(n)
                 } else {
-                    Err(bad("a name index out of range"))
+                    Err(bad(GameProblem::NameIndex))
                 }
             };
             let location = le32(r, 16);
             let year = u16::from_le_bytes([r[20], r[21]]);
             let result = r[22] as i8;
             if result != NO_RESULT && !(-64..=64).contains(&result) {
-                return Err(bad("an impossible result"));
+                return Err(bad(GameProblem::Result));
             }
             let source = name(12)?;
             if source == NO_NAME {
-                return Err(bad("no source file"));
+                return Err(bad(GameProblem::NoSource));
             }
             games.push(StoredGame {
                 moves_start: start,
@@ -144,7 +159,9 @@ impl GameTable {
             });
         }
         if packed_at != moves.len() {
-            return Err("game table: the move bytes do not match the games' lengths".into());
+            return Err(GameTableError::Layout(
+                "the move bytes do not match the games' lengths",
+            ));
         }
         Ok(GameTable {
             names,
@@ -198,23 +215,31 @@ fn unpack(bytes: &[u8], plies: u8, out: &mut Vec<u8>) -> Result<(), u8> {
     Ok(())
 }
 
-fn decode_names(size: &GameTableSize, offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, String> {
+fn decode_names(offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, GameTableError> {
     let ends: Vec<usize> = offsets
         .chunks_exact(4)
         .map(|o| le32(o, 0) as usize)
         .collect();
     if ends.first() != Some(&0) || ends.last() != Some(&bytes.len()) {
-        return Err("game table: the name offsets do not cover the name bytes".into());
+        return Err(GameTableError::Layout(
+            "the name offsets do not cover the name bytes",
+        ));
     }
-    let mut names: Vec<String> = Vec::with_capacity(size.names as usize);
+    let mut names: Vec<String> = Vec::with_capacity(ends.len().saturating_sub(1));
     for (i, w) in ends.windows(2).enumerate() {
-        let text = bytes
-            .get(w[0]..w[1])
-            .ok_or_else(|| format!("game table: name {} is out of range", i + 1))?;
-        let text = std::str::from_utf8(text)
-            .map_err(|_| format!("game table: name {} is not valid UTF-8", i + 1))?;
+        let text = bytes.get(w[0]..w[1]).ok_or(GameTableError::Name {
+            name: i + 1,
+            problem: "out of range",
+        })?;
+        let text = std::str::from_utf8(text).map_err(|_| GameTableError::Name {
+            name: i + 1,
+            problem: "not valid UTF-8",
+        })?;
         if names.last().is_some_and(|p| p.as_str() >= text) {
-            return Err(format!("game table: name {} is out of order", i + 1));
+            return Err(GameTableError::Name {
+                name: i + 1,
+                problem: "out of order",
+            });
         }
         names.push(text.to_string());
     }

@@ -41,7 +41,7 @@ fn unknown_text(kind: NameKind, query: &str, near: &[(String, u64)]) -> String {
     } else {
         let list: Vec<String> = near
             .iter()
-            .map(|(n, g)| format!("{n} ({g} games)"))
+            .map(|(n, g)| format!("{n} ({g} game{})", if *g == 1 { "" } else { "s" }))
             .collect();
         s.push_str(&format!("; the closest are {}", list.join(", ")));
     }

@@ -10,6 +10,7 @@ mod codec;
 mod filter;
 mod query;
 
+pub use attach::GamesDifference;
 pub use codec::{GameTableSize, GAME_RECORD_SIZE};
 pub use filter::{FilterError, GameSelection, NameKind};
 pub use query::{GameMatch, PositionGames};
@@ -19,6 +20,61 @@ use crate::book::key::{code_move, move_code};
 use crate::transcript::{GameRecord, GameResult, Location, SourceRef};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// What is wrong with a stored game table (a damaged or foreign file).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameTableError {
+    /// A field of a game record is impossible.
+    #[error("game table: game {game} has {problem}")]
+    Game {
+        /// 1-based number of the game in the table.
+        game: usize,
+        /// What is wrong with it.
+        problem: GameProblem,
+    },
+    /// A stored game is not a legal game.
+    #[error("game table: game {game} does not replay at ply {ply}")]
+    Replay {
+        /// 1-based number of the game in the table.
+        game: usize,
+        /// 1-based ply of the illegal move.
+        ply: usize,
+    },
+    /// A name of the name list is damaged.
+    #[error("game table: name {name} is {problem}")]
+    Name {
+        /// 1-based number of the name.
+        name: usize,
+        /// What is wrong (`out of range`, `not valid UTF-8`, `out of order`).
+        problem: &'static str,
+    },
+    /// The parts do not fit together.
+    #[error("game table: {0}")]
+    Layout(&'static str),
+}
+
+/// What is wrong with one stored game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameProblem {
+    /// More than 120 plies.
+    #[error("more plies than a game can have")]
+    TooLong,
+    /// Its moves run past the move bytes.
+    #[error("moves beyond the end of the move bytes")]
+    MovesOutside,
+    /// A packed move that is no square nor a pass (e4, d5 or e5).
+    #[error("the move code {0}")]
+    MoveCode(u8),
+    /// A name index past the name list.
+    #[error("a name index out of range")]
+    NameIndex,
+    /// A result outside -64..64.
+    #[error("an impossible result")]
+    Result,
+    /// No source file.
+    #[error("no source file")]
+    NoSource,
+}
 
 /// Name index of a missing name (no player, event or file recorded).
 pub const NO_NAME: u32 = u32::MAX;
@@ -282,6 +338,18 @@ impl GameTable {
             events: map(events),
             years,
         }
+    }
+
+    /// Games per source file name.
+    #[must_use]
+    pub fn name_counts_of_sources(&self) -> BTreeMap<&str, u64> {
+        let mut m = BTreeMap::new();
+        for g in &self.games {
+            if let Some(n) = self.name(g.source) {
+                *m.entry(n).or_default() += 1;
+            }
+        }
+        m
     }
 
     /// The games without repeats: a game whose line, mapped to first move f5, equals that of

@@ -5,7 +5,7 @@
 //! as that ply) and compared by canonical key. Filters on the metadata come first.
 //! docs/experiments.md has the measurements behind this design.
 
-use super::{GameSelection, GameTable, StoredGame};
+use super::{GameSelection, GameTable, GameTableError, StoredGame};
 use crate::board::{Board, Move, Symmetry};
 use crate::book::key::{code_move, images, map_code, representative, Canonical, PASS_CODE};
 use crate::book::reader::{normalizer, rank_by, shown_symmetry};
@@ -64,7 +64,7 @@ impl GameTable {
         max_ply: usize,
         selection: Option<&GameSelection>,
         min_games: u64,
-    ) -> Result<PositionGames, String> {
+    ) -> Result<PositionGames, GameTableError> {
         let target = Canonical::of(board);
         let filled = board.player().0 | board.opponent().0;
         let placed = (filled & !START_FILLED).count_ones() as usize;
@@ -85,7 +85,7 @@ impl GameTable {
                 }
                 Ok(out)
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, GameTableError>>()?;
         let mut result = PositionGames::default();
         let mut codes: Vec<(u8, Stats)> = Vec::new();
         for Hit {
@@ -144,7 +144,7 @@ impl GameTable {
         shapes: &[u64; 8],
         placed: usize,
         max_ply: usize,
-    ) -> Result<Option<Hit>, String> {
+    ) -> Result<Option<Hit>, GameTableError> {
         let codes = self.moves_of(g);
         let mut filled = START_FILLED;
         let (mut n, mut ply) = (0, 0);
@@ -162,7 +162,10 @@ impl GameTable {
         if ply > max_ply || shapes.binary_search(&filled).is_err() {
             return Ok(None);
         }
-        let bad = |at: usize| format!("game table: game {} does not replay at ply {}", i + 1, at);
+        let bad = |at: usize| GameTableError::Replay {
+            game: i + 1,
+            ply: at,
+        };
         let mut board = Board::START;
         for (at, &c) in codes[..ply].iter().enumerate() {
             let mv = code_move(c).ok_or_else(|| bad(at + 1))?;

@@ -2,8 +2,8 @@
 //! counts (every position, move and line of random books, with and without filters).
 
 use super::*;
-use crate::board::Board;
 use crate::board::Square;
+use crate::board::{Board, Move};
 use crate::book::tests::random_game;
 use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, PlayerColor};
 use crate::book::{RankBy, TopQuery};
@@ -85,20 +85,17 @@ fn the_scan_finds_exactly_what_the_book_counts() {
         assert_eq!(Some(found.stats), book.probe(&board), "{board:?}");
         assert_eq!(found.moves, book.moves(&board), "{board:?}");
         assert_eq!(found.matches.len() as u64, found.stats.games());
-        // Any image of the board finds the same games, with the next move turned with it.
-        let image = board.transform(crate::board::Symmetry::ALL[5]);
-        let other = table.find(&image, 16, None, 1).expect("scan");
-        assert_eq!(other.stats, found.stats);
-        for (a, b) in found.matches.iter().zip(&other.matches) {
-            assert_eq!(a.game, b.game);
-            assert_eq!(
-                a.next.map(|m| crate::book::key::equivalent_moves(
-                    &image,
-                    crate::board::Symmetry::ALL[5].apply_move(m)
-                )),
-                b.next
-                    .map(|m| crate::book::key::equivalent_moves(&image, m))
-            );
+        // Every image of the board finds the same games, with the next move turned with it.
+        for s in crate::board::Symmetry::ALL {
+            let image = board.transform(s);
+            let other = table.find(&image, 16, None, 1).expect("scan");
+            assert_eq!(other.stats, found.stats);
+            for (a, b) in found.matches.iter().zip(&other.matches) {
+                assert_eq!((a.game, a.ply), (b.game, b.ply));
+                let same =
+                    |m: Option<Move>| m.map(|m| crate::book::key::equivalent_moves(&image, m));
+                assert_eq!(same(a.next.map(|m| s.apply_move(m))), same(b.next));
+            }
         }
     }
 }
@@ -289,5 +286,71 @@ proptest! {
         let mut reversed = list.clone();
         reversed.reverse();
         prop_assert_eq!(GameTable::from_records(&reversed), table);
+    }
+}
+
+#[test]
+fn merge_with_dedupe_counts_each_line_once() {
+    let g = games(200, 40);
+    let (a, _) = book_of(&g[..120], 12, GameFilter::default());
+    let (b, _) = book_of(&g[60..], 12, GameFilter::default());
+    let merged = BookData::merge_deduped(&[a, b], 2).expect("merge");
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<GameRecord> = g
+        .iter()
+        .filter(|x| seen.insert(crate::board::normalize_line(&x.moves).0))
+        .cloned()
+        .collect();
+    let opts = BuildOptions {
+        plies: 12,
+        min_games: 2,
+        filter: GameFilter::default(),
+    };
+    let (expected, _) = build(&distinct, &opts, 1, &|_| {}).expect("build");
+    assert_eq!(merged.info.games, distinct.len() as u64);
+    assert_eq!(merged.positions, expected.positions);
+    assert_eq!(merged.moves, expected.moves);
+    assert_eq!(merged.nodes, expected.nodes);
+    assert_eq!(
+        merged.games.as_ref().map(GameTable::len),
+        Some(distinct.len())
+    );
+    // A book without its games cannot be deduplicated.
+    let (mut c, _) = book_of(&g[..10], 12, GameFilter::default());
+    let (d, _) = book_of(&g[10..20], 12, GameFilter::default());
+    c.games = None;
+    let err = BookData::merge_deduped(&[d, c], 1)
+        .expect_err("no games")
+        .to_string();
+    assert!(err.contains("book 2 has no game table"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the bytes (a table damaged in a way its checksums cannot see), decoding is an
+    /// error or a table, never a panic; and the scan of a decoded table does not panic.
+    #[test]
+    fn any_bytes_decode_to_a_table_or_an_error(
+        records in proptest::collection::vec(any::<u8>(), 0..240),
+        moves in proptest::collection::vec(any::<u8>(), 0..200),
+        offsets in proptest::collection::vec(any::<u8>(), 0..40),
+        names in proptest::collection::vec(any::<u8>(), 0..40),
+    ) {
+        let records = &records[..records.len() / GAME_RECORD_SIZE * GAME_RECORD_SIZE];
+        let offsets = &offsets[..offsets.len() / 4 * 4];
+        let size = GameTableSize {
+            games: (records.len() / GAME_RECORD_SIZE) as u64,
+            move_bytes: moves.len() as u64,
+            names: (offsets.len() / 4).saturating_sub(1) as u64,
+            name_bytes: names.len() as u64,
+        };
+        if let Ok(table) = GameTable::decode(&size, records, &moves, offsets, &names) {
+            let _ = table.find(&Board::START, 60, None, 1);
+            let _ = table.name_counts();
+            for i in 0..table.len() {
+                let _ = table.record(i);
+            }
+        }
     }
 }
