@@ -252,9 +252,9 @@ fn filtered(s: &AppState, t: &Target, sel: &GameSelection) -> Result<PositionGam
             Some(sel),
             u64::from(info.options.min_games),
         )
-        .map_err(|reason| BookError::Invalid {
+        .map_err(|source| BookError::GameTable {
             path: s.book_name.clone(),
-            reason,
+            source,
         })?;
     Ok(found)
 }
@@ -291,9 +291,9 @@ pub async fn games(
         let table = game_table(&st)?;
         let found = table
             .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
-            .map_err(|reason| BookError::Invalid {
+            .map_err(|source| BookError::GameTable {
                 path: st.book_name.clone(),
-                reason,
+                source,
             })?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
