@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{need, othbook};
+use common::need;
 use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
 use othbook::engine::{Engine, EngineOptions};
@@ -312,12 +312,7 @@ fn exact_phase_identity_at_default_settings() {
 // The command line.
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = othbook().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(std::path::Path::new("."), args)
 }
 
 #[test]
