@@ -1,9 +1,10 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
-//! Layers, each using only those below it: `protocol` (GTP, NBoard), `play` (players,
-//! matches), `learn` (searching book values), `engine` (search), `book` (opening book),
-//! `transcript` (game records), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
-//! `utc` serve them all.
+//! Layers, each using only those below it: `protocol` (GTP, NBoard), `review` (scoring
+//! the moves of a game), `play` (players, matches), `learn` (searching book values),
+//! `engine` (search), `book` (opening book), `transcript` (game records), `board`
+//! (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and `utc` serve them
+//! all.
 
 pub mod atomic_file;
 pub mod board;
@@ -13,5 +14,6 @@ pub mod engine;
 pub mod learn;
 pub mod play;
 pub mod protocol;
+pub mod review;
 pub mod transcript;
 pub mod utc;

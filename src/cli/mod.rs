@@ -20,6 +20,7 @@ mod nboard;
 mod perft;
 mod play_match;
 mod reading;
+mod review;
 mod solve;
 mod top;
 mod train;
@@ -39,6 +40,7 @@ Examples:
   othbook gtp                          GTP engine on stdin/stdout
   othbook nboard                       NBoard engine on stdin/stdout
   othbook analyze f5d6c3 --depth 14    best move and score after f5 d6 c3
+  othbook review game.pgn --depth 10   every move scored against the engine's best
   othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
   othbook bench                        node-count signature and search speed
   othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
@@ -70,6 +72,10 @@ enum Command {
     /// Analyse a position: iterative deepening, exact solve near the end, multi-PV.
     /// Example: othbook analyze f5d6c3 --time 5 --threads 2
     Analyze(analyze::Args),
+    /// Review a game: each move's loss against the engine's best, marks, where the game
+    /// left the book, exact scores near the end, each player's errors.
+    /// Example: othbook review ../shared/data/wthor/WTH_2000.wtb --index 3 --depth 10
+    Review(review::Args),
     /// Solve endgame positions exactly (or win/draw/loss) from an OBF file or a position.
     /// Example: othbook solve ../shared/data/ffo/ffo.obf --lines 40-49
     Solve(solve::Args),
@@ -120,6 +126,7 @@ pub fn run() -> i32 {
         Command::Gtp(args) => gtp::run(args, &mut out),
         Command::Nboard(args) => nboard::run(args, &mut out),
         Command::Analyze(args) => analyze::run(args, &mut out),
+        Command::Review(args) => review::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Bench(args) => bench::run(args, &mut out),
         Command::Games(args) => games::run(args, &mut out),

@@ -1,0 +1,408 @@
+//! Game review: losses add up in the exact phase, best play loses nothing, the book exit is
+//! where the book ends, JSON reads back, and bad input is refused with its exit code.
+
+mod common;
+
+use common::need;
+use othbook::board::{Color, Move, Position, Symmetry};
+use othbook::book::Book;
+use othbook::engine::{Engine, EngineOptions};
+use othbook::review::{
+    review, Effort, MoveReview, Review, ReviewInput, ReviewOptions, ScoreSource,
+};
+use othbook::transcript::{ingest, GameRecord, IngestOptions};
+use std::time::Duration;
+
+const WTHOR_2000: &str = "../shared/data/wthor/WTH_2000.wtb";
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    })
+}
+
+fn games(path: &str) -> Vec<GameRecord> {
+    ingest(&[need(path).into()], &IngestOptions::default())
+        .expect("reads")
+        .games
+}
+
+/// The first `n` complete games of WTH_2000, and the first complete one with a pass among
+/// its last 14 plies (so that passes in the exact phase are covered).
+fn sample_games(n: usize) -> Vec<GameRecord> {
+    let all: Vec<GameRecord> = games(WTHOR_2000)
+        .into_iter()
+        .filter(|g| g.complete)
+        .collect();
+    let mut out: Vec<GameRecord> = all.iter().take(n).cloned().collect();
+    let with_pass = all
+        .iter()
+        .find(|g| g.moves[g.moves.len().saturating_sub(14)..].contains(&Move::Pass))
+        .expect("WTH_2000 holds a game with a pass near its end");
+    out.push(with_pass.clone());
+    out
+}
+
+/// The identity of the exact phase, for every game reviewed: each exact row's played score
+/// is minus the next position's exact value (the best score of the next row, or of the row
+/// after a pass, whose player is the same), so black's exact score where the solver took
+/// over, minus black's final disc difference, equals black's exact-phase loss minus white's.
+#[test]
+fn exact_phase_losses_add_up_to_the_score_change() {
+    let opts = ReviewOptions::new(Effort::Depth(2), 14).unwrap();
+    for g in sample_games(4) {
+        let r = review(&ReviewInput::from(&g), &engine(), None, &opts, |_, _| {}).unwrap();
+        let x = r.exact_phase.as_ref().expect("the game reaches 14 empties");
+        let final_black = r.final_black.expect("a complete game has a final score");
+        assert!(x.empties <= 14, "{}", x.empties);
+        let before = r.moves[..x.from_ply - 1]
+            .iter()
+            .filter_map(|m| m.verdict.as_ref());
+        assert!(before.clone().all(|v| v.kind == ScoreSource::Midgame));
+        let lhs = x.black_score.0 - final_black * 100;
+        let rhs = r.black.exact_loss.0 - r.white.exact_loss.0;
+        assert_eq!(lhs, rhs, "{}: {} vs {}", g.source, lhs, rhs);
+        // Step by step: the value in black's view only moves by the mover's loss.
+        let mut value = x.black_score.0;
+        for row in &r.moves[x.from_ply - 1..] {
+            let sign = if row.side == Color::Black { 1 } else { -1 };
+            let Some(v) = &row.verdict else { continue };
+            assert_eq!(v.kind, ScoreSource::Exact, "ply {}", row.ply);
+            assert_eq!(v.best.0 * sign, value, "{} ply {}", g.source, row.ply);
+            assert!(v.loss.0 >= 0 && v.loss.0 % 100 == 0);
+            value = v.played.0 * sign;
+        }
+        assert_eq!(value, final_black * 100, "{}", g.source);
+    }
+}
+
+/// Every row has a loss of at least 0 that is best minus played, and passes have none.
+#[test]
+fn losses_are_best_minus_played_and_never_negative() {
+    let g = &games(WTHOR_2000)[0];
+    let opts = ReviewOptions::new(Effort::Depth(3), 10).unwrap();
+    let mut calls = 0;
+    let r = review(
+        &ReviewInput::from(g),
+        &engine(),
+        None,
+        &opts,
+        |done, total| {
+            calls += 1;
+            assert_eq!(total, g.moves.len());
+            assert_eq!(done, calls);
+        },
+    )
+    .unwrap();
+    assert_eq!(calls, g.moves.len());
+    assert_eq!(r.moves.len(), g.moves.len());
+    for (row, mv) in r.moves.iter().zip(&g.moves) {
+        assert_eq!(row.mv, *mv);
+        match &row.verdict {
+            None => assert!(row.mv.is_pass()),
+            Some(v) => {
+                assert_eq!(v.loss.0, v.best.0 - v.played.0);
+                assert!(v.loss.0 >= 0, "ply {}", row.ply);
+                assert_eq!(v.mark, opts.thresholds().mark(v.loss.0));
+                if v.loss.0 == 0 {
+                    assert_eq!(
+                        v.best_move, row.mv,
+                        "a move as good as the best is the best"
+                    );
+                }
+            }
+        }
+    }
+    let (b, w) = (&r.black, &r.white);
+    let scored = r.moves.iter().filter(|m| m.verdict.is_some()).count() as u32;
+    assert_eq!(b.moves + w.moves, scored);
+    assert_eq!(b.name, g.black);
+}
+
+/// The engine's own game, played on one thread with the review's limits from a fresh
+/// engine, is reviewed with no loss at all.
+#[test]
+fn a_game_of_best_moves_has_no_loss() {
+    let opts = ReviewOptions::new(Effort::Depth(4), 12).unwrap();
+    let player = engine();
+    let mut pos = Position::START;
+    let mut moves = Vec::new();
+    while !pos.board.is_game_over() {
+        let mv = if pos.board.must_pass() {
+            Move::Pass
+        } else {
+            let limits = opts.limits(pos.board.empty_count());
+            player.analyze(&pos.board, &limits).unwrap().best_move
+        };
+        pos = pos.play(mv).unwrap();
+        moves.push(mv);
+    }
+    let r = review(
+        &ReviewInput::new(Position::START, moves),
+        &engine(),
+        None,
+        &opts,
+        |_, _| {},
+    )
+    .unwrap();
+    for row in &r.moves {
+        if let Some(v) = &row.verdict {
+            assert_eq!(v.loss.0, 0, "ply {} {}: {v:?}", row.ply, row.mv);
+            assert_eq!(v.best_move, row.mv);
+        }
+    }
+    for s in [&r.black, &r.white] {
+        assert_eq!(s.total_loss.0, 0);
+        assert_eq!(s.inaccuracies + s.mistakes + s.blunders, 0);
+    }
+    // Best play keeps the exact score from the solver's first position to the end.
+    let x = r.exact_phase.expect("reaches 12 empties");
+    assert_eq!(Some(x.black_score.0 / 100), r.final_black);
+}
+
+/// The game is in the book up to the move before `left_book_at`, and that move leads out.
+#[test]
+fn the_book_exit_is_the_first_position_the_book_lacks() {
+    let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
+    let opts = ReviewOptions::new(Effort::Depth(1), 0).unwrap();
+    for g in games(WTHOR_2000).iter().take(5) {
+        let r = review(
+            &ReviewInput::from(g),
+            &engine(),
+            Some(&book),
+            &opts,
+            |_, _| {},
+        )
+        .unwrap();
+        let mut pos = g.start;
+        let mut exit = None;
+        for (i, mv) in g.moves.iter().enumerate() {
+            pos = pos.play(*mv).unwrap();
+            if book.probe(&pos.board).is_none() {
+                exit = Some(i + 1);
+                break;
+            }
+        }
+        assert_eq!(r.left_book_at, exit, "{}", g.source);
+        let end = exit.unwrap_or(r.moves.len() + 1);
+        for row in &r.moves {
+            let b = row.book.as_ref();
+            assert_eq!(b.is_some(), row.ply < end, "{} ply {}", g.source, row.ply);
+            if let Some(b) = b {
+                assert!(b.value.is_some(), "books/wthor.book is evaluated");
+            }
+        }
+        let in_book = (r.black.in_book + r.white.in_book) as usize;
+        assert_eq!(in_book, end - 1);
+    }
+}
+
+#[test]
+fn a_time_limited_review_scores_the_played_move_at_the_depth_reached() {
+    let moves = othbook::board::parse_moves("f5f6e6f4g5d6e7g4").unwrap();
+    let opts = ReviewOptions::new(Effort::Time(Duration::from_millis(20)), 0).unwrap();
+    let r = review(
+        &ReviewInput::new(Position::START, moves),
+        &engine(),
+        None,
+        &opts,
+        |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(r.settings.time, Some(0.02));
+    for row in &r.moves {
+        let v = row.verdict.as_ref().unwrap();
+        assert!(v.depth >= 1 && v.loss.0 >= 0, "{v:?}");
+    }
+}
+
+#[test]
+fn json_reads_back_as_the_same_review() {
+    let moves = othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap();
+    let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
+    let opts = ReviewOptions::new(Effort::Depth(3), 0).unwrap();
+    let r = review(
+        &ReviewInput::new(Position::START, moves),
+        &engine(),
+        Some(&book),
+        &opts,
+        |_, _| {},
+    )
+    .unwrap();
+    let text = serde_json::to_string(&r).unwrap();
+    let back: Review = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, r);
+}
+
+#[test]
+fn an_illegal_move_is_refused_with_its_ply() {
+    let moves = othbook::board::parse_moves("f5d6a1").unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let err = review(
+        &ReviewInput::new(Position::START, moves),
+        &engine(),
+        None,
+        &opts,
+        |_, _| {},
+    )
+    .unwrap_err();
+    assert!(err.is_bad_input());
+    assert!(err.to_string().contains("ply 3"), "{err}");
+}
+
+/// The 4 symmetries that keep the start give the same review where it does not depend on
+/// move order in the search: the book's figures, the book exit, and the exact phase.
+#[test]
+fn review_is_the_same_in_every_orientation_of_the_start() {
+    let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
+    let opts = ReviewOptions::new(Effort::Depth(1), 12).unwrap();
+    let g = &games(WTHOR_2000)[1];
+    let of = |sym: Symmetry| {
+        let moves: Vec<Move> = g.moves.iter().map(|m| sym.apply_move(*m)).collect();
+        let input = ReviewInput::new(Position::START, moves);
+        review(&input, &engine(), Some(&book), &opts, |_, _| {}).unwrap()
+    };
+    let base = of(Symmetry::Identity);
+    assert!(base.left_book_at.is_some());
+    for sym in Symmetry::START {
+        let r = of(sym);
+        assert_eq!(r.left_book_at, base.left_book_at, "{sym:?}");
+        assert_eq!(r.exact_phase, base.exact_phase, "{sym:?}");
+        for (a, b) in r.moves.iter().zip(&base.moves) {
+            assert_eq!(a.mv, sym.apply_move(b.mv));
+            let games = |m: &MoveReview| m.book.as_ref().map(|b| (b.games, b.value));
+            assert_eq!(games(a), games(b), "{sym:?} ply {}", a.ply);
+            let exact = |m: &MoveReview| {
+                m.verdict
+                    .as_ref()
+                    .filter(|v| v.kind == ScoreSource::Exact)
+                    .map(|v| (v.played, v.best, v.loss))
+            };
+            assert_eq!(exact(a), exact(b), "{sym:?} ply {}", a.ply);
+        }
+    }
+}
+
+/// The identity at the command's default settings (depth 12, exact from 18 empties) on the
+/// first complete games of WTH_2000: a deeper check of the same sums.
+#[test]
+#[ignore = "slow: about 6 s a game at depth 12"]
+fn exact_phase_identity_at_default_settings() {
+    let opts = ReviewOptions::new(Effort::Depth(12), 18).unwrap();
+    for g in sample_games(3) {
+        let r = review(&ReviewInput::from(&g), &engine(), None, &opts, |_, _| {}).unwrap();
+        let x = r.exact_phase.expect("reaches 18 empties");
+        let lhs = x.black_score.0 - r.final_black.unwrap() * 100;
+        assert_eq!(
+            lhs,
+            r.black.exact_loss.0 - r.white.exact_loss.0,
+            "{}",
+            g.source
+        );
+        assert!(r
+            .moves
+            .iter()
+            .flat_map(|m| &m.verdict)
+            .all(|v| v.loss.0 >= 0));
+    }
+}
+
+// The command line.
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    common::run_in(std::path::Path::new("."), args)
+}
+
+#[test]
+fn cli_json_of_a_file_game_parses_into_the_report() {
+    let file = need("../shared/data/wthor/WTH_1977.wtb");
+    let (code, out, err) = run(&[
+        "review",
+        file,
+        "--index",
+        "3",
+        "--depth",
+        "2",
+        "--exact-from",
+        "12",
+        "--format",
+        "json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let r: Review = serde_json::from_str(&out).expect("JSON of a Review");
+    let g = &games(file)[2];
+    assert_eq!(r.moves.len(), g.moves.len());
+    assert_eq!(r.game.black, g.black);
+    assert!(r.game.source.as_deref().unwrap().contains("record 3"));
+    assert!(r.book_used);
+}
+
+#[test]
+fn cli_table_and_tsv_show_every_ply() {
+    let (code, out, err) = run(&[
+        "review",
+        "f5",
+        "d6",
+        "c3",
+        "d3",
+        "c4",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("book: the game stayed in the book"), "{out}");
+    assert!(out.contains("black: 3 moves"), "{out}");
+    let (code, out, err) = run(&[
+        "review",
+        "f5d6c3d3c4",
+        "--depth",
+        "2",
+        "--format",
+        "tsv",
+        "--no-book",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6);
+    let width = lines[0].split('\t').count();
+    assert!(lines.iter().all(|l| l.split('\t').count() == width));
+    assert!(lines[5].starts_with("5\tblack\tc4\t56\t"), "{}", lines[5]);
+}
+
+#[test]
+fn cli_bad_input_is_refused_with_a_clear_message_and_code() {
+    let file = need("../shared/data/wthor/WTH_1977.wtb");
+    let cases: [(&[&str], i32, &str); 7] = [
+        (&["review", "f5d6a1"], 2, "ply 3: black a1 is illegal"),
+        (
+            &["review", file, "--index", "13"],
+            2,
+            "holds 12 games; use 1 to 12",
+        ),
+        (&["review", file, "--index", "0"], 2, "counts from 1"),
+        (
+            &["review", "missing/game.pgn"],
+            1,
+            "cannot read missing/game.pgn",
+        ),
+        (&["review", "f5", "--index", "2"], 2, "apply to a game file"),
+        (&["review", "f5", "--marks", "4,2,8"], 2, "--marks"),
+        (
+            &["review", "f5", "--exact-from", "31"],
+            2,
+            "--exact-from 31",
+        ),
+    ];
+    for (args, code, text) in cases {
+        let (got, out, err) = run(args);
+        assert_eq!(got, Some(code), "{args:?}: {err}");
+        assert!(err.contains(text), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: nothing on stdout, got {out}");
+    }
+}
