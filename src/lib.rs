@@ -1,8 +1,8 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `protocol` (GTP, NBoard), `play` (players,
-//! matches), `learn` (searching book values), `engine` (search), `book` (opening book),
-//! `transcript` (game records), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
+//! matches), `learn` (searching book values), `engine` (search), `book` (opening book), `transcript` (game records), `openings` (named
+//! openings), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
 //! `utc` serve them all.
 
 pub mod atomic_file;
@@ -11,6 +11,7 @@ pub mod book;
 pub mod bounded_read;
 pub mod engine;
 pub mod learn;
+pub mod openings;
 pub mod play;
 pub mod protocol;
 pub mod transcript;
