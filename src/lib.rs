@@ -1,7 +1,8 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `protocol` (GTP, NBoard), `play` (players,
-//! matches), `learn` (searching book values), `engine` (search), `book` (opening book), `transcript` (game records), `openings` (named
+//! matches), `learn` (searching book values), `report` (typed answers of the book queries),
+//! `engine` (search), `book` (opening book), `transcript` (game records), `openings` (named
 //! openings), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
 //! `utc` serve them all.
 
@@ -14,5 +15,6 @@ pub mod learn;
 pub mod openings;
 pub mod play;
 pub mod protocol;
+pub mod report;
 pub mod transcript;
 pub mod utc;
