@@ -415,3 +415,114 @@ fn add_unlisted_moves(
         rows.push((shown, MoveStats::default()));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::parse_moves;
+    use crate::report::ValueKindName;
+
+    fn mv(s: &str) -> Move {
+        parse_moves(s).unwrap()[0]
+    }
+
+    /// Every optional shape of a row reads back as written: unknown games (all nulls), no
+    /// value, an engine score that is missing (`null`) or absent, equivalent moves.
+    #[test]
+    fn rows_of_every_shape_read_back() {
+        let value = ValueFields {
+            value: Some(-1.25),
+            value_depth: Some(12),
+            value_kind: Some(ValueKindName::Midgame),
+        };
+        let rows = vec![
+            MoveRow {
+                mv: mv("f5"),
+                share: Some(100.0),
+                results: Some(Results {
+                    games: 3,
+                    black_wins: 1,
+                    draws: 1,
+                    white_wins: 1,
+                    unknown: 0,
+                    average_diff: Some(0.0),
+                }),
+                equivalent: vec![mv("d3"), mv("c4"), mv("e6")],
+                value: Some(MoveValueFields {
+                    value,
+                    best: true,
+                    leaves_book: false,
+                }),
+                eval: Some(Some(2.5)),
+            },
+            MoveRow {
+                mv: mv("pass"),
+                share: None,
+                results: None,
+                equivalent: Vec::new(),
+                value: Some(MoveValueFields {
+                    value: ValueFields::default(),
+                    best: false,
+                    leaves_book: true,
+                }),
+                eval: Some(None),
+            },
+        ];
+        let report = ExploreReport {
+            position: Position::START,
+            side: Color::Black,
+            in_book: true,
+            results: Results::default(),
+            value: Some(PositionValue {
+                value,
+                evaluation: Evaluation {
+                    depth: 10,
+                    exact_from: 18,
+                },
+            }),
+            eval: Some(EvalHeader {
+                eval_kind: EvalKind::Exact,
+                eval_depth: 20,
+            }),
+            eval_asked: true,
+            book_min_games: 4,
+            book_games: 3,
+            moves: rows,
+            opening: None,
+        };
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(
+            json.contains("\"share\":null,\"games\":null,\"black_wins\":null"),
+            "{json}"
+        );
+        assert!(json.contains("\"eval\":null"), "{json}");
+        assert!(
+            json.contains("\"equivalent\":[\"d3\",\"c4\",\"e6\"]"),
+            "{json}"
+        );
+        assert!(json.ends_with("\"opening\":null}"), "{json}");
+        let back: ExploreReport = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, report);
+        // Without values and --depth the fields are absent, and read back as absent.
+        let plain = ExploreReport {
+            value: None,
+            eval: None,
+            eval_asked: false,
+            moves: report
+                .moves
+                .iter()
+                .map(|m| MoveRow {
+                    value: None,
+                    eval: None,
+                    ..m.clone()
+                })
+                .collect(),
+            ..report
+        };
+        let json = serde_json::to_string(&plain).unwrap();
+        for gone in ["value", "best", "evaluation", "eval_kind", "\"eval\""] {
+            assert!(!json.contains(gone), "{gone}: {json}");
+        }
+        assert_eq!(serde_json::from_str::<ExploreReport>(&json).unwrap(), plain);
+    }
+}
