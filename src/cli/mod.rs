@@ -17,6 +17,7 @@ mod info;
 mod interrupt;
 mod merge;
 mod nboard;
+mod openings;
 mod perft;
 mod play_match;
 mod reading;
@@ -31,6 +32,7 @@ const EXAMPLES: &str = "\
 Examples:
   othbook explore f5                   the default book after f5: games, results, next moves
   othbook top --plies 10 --first d3    the most played 10-ply lines
+  othbook openings tiger               named openings, their lines and games in the book
   othbook build ../shared/data/wthor/*.wtb -o my.book --plies 30 --min-games 2
   othbook merge a.book b.book -o ab.book   add up books built with the same options
   othbook info books/wthor.book        header, counts, sources and build options
@@ -91,6 +93,9 @@ enum Command {
     /// List the most played lines of exactly N plies.
     /// Example: othbook top --plies 10 --first d3
     Top(top::Args),
+    /// List the named openings (Tiger, Rose, Buffalo...) with their lines and book games.
+    /// Example: othbook openings tiger
+    Openings(openings::Args),
     /// Build an opening book from game files.
     /// Example: othbook build games.gam -o games.book --plies 30 --min-games 2
     Build(build::Args),
@@ -132,6 +137,7 @@ pub fn run() -> i32 {
         Command::Games(args) => games::run(args, &mut out),
         Command::Explore(args) => explore::run(args, &mut out),
         Command::Top(args) => top::run(args, &mut out),
+        Command::Openings(args) => openings::run(args, &mut out),
         Command::Build(args) => build::run(args, &mut out),
         Command::Merge(args) => merge::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
