@@ -297,6 +297,8 @@ pub struct Review {
     pub left_book_at: Option<usize>,
     /// Whether a book was consulted.
     pub book_used: bool,
+    /// The deepest named opening along the game, its moves in the game's orientation.
+    pub opening: Option<crate::report::OpeningRef>,
     /// Where the exact solver took over, if it did.
     pub exact_phase: Option<ExactPhase>,
     /// Black's final disc difference (empties to the winner) when the game was played to
