@@ -5,15 +5,14 @@
 
 use super::book_values::{value_text, PositionValues};
 use super::common::{
-    bad, check_hash, check_solve_size, depth_arg, line_from_args, open_book, opening_along,
-    threads_arg, write_equivalent_moves, write_opening,
+    bad, check_hash, check_solve_size, depth_arg, line_from_args, opening_along, threads_arg,
+    write_equivalent_moves, write_opening,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
     Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
 };
-use othbook::play::book_choice::BookSetting;
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
 use std::path::PathBuf;
@@ -215,13 +214,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
 
     // The book is opened before the search so that a bad --book file fails fast.
-    let book = if args.no_book {
-        None
-    } else if args.book.is_some() {
-        Some(std::sync::Arc::new(open_book(args.book.as_deref())?))
-    } else {
-        BookSetting::Default.open()?
-    };
+    let book = super::common::search_book(args.no_book, args.book.as_deref())?;
 
     // Likewise the table, which may be more memory than the machine gives.
     let engine = Engine::try_with_evaluator(

@@ -272,6 +272,22 @@ pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> 
     open_book_checking(path, VERIFY_ALL_UP_TO)
 }
 
+/// The book a searching command consults before its search: none with `--no-book`, the
+/// `--book` file, or the default book when there is one (opened before the search, so that a
+/// bad file fails at once).
+pub fn search_book(
+    no_book: bool,
+    path: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<othbook::book::Book>>> {
+    Ok(if no_book {
+        None
+    } else if path.is_some() {
+        Some(std::sync::Arc::new(open_book(path)?))
+    } else {
+        othbook::play::book_choice::BookSetting::Default.open()?
+    })
+}
+
 /// [`open_book`] with the size up to which books are checked completely (tests open small
 /// books lazily with 0).
 pub fn open_book_checking(

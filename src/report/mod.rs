@@ -236,6 +236,25 @@ pub mod move_text {
             ))),
         }
     }
+
+    /// The same for `Option<Move>`.
+    pub mod option {
+        use crate::board::Move;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
+            match mv {
+                Some(mv) => s.collect_str(mv),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Move>, D::Error> {
+            #[derive(Deserialize)]
+            struct Wrap(#[serde(with = "super")] Move);
+            Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
+        }
+    }
 }
 
 /// Serde adapter: a list of moves as one move.
