@@ -1,10 +1,10 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
-//! Layers, each using only those below it: `protocol` (GTP, NBoard), `review` (scoring
-//! the moves of a game), `play` (players, matches), `learn` (searching book values),
-//! `engine` (search), `book` (opening book), `transcript` (game records), `board`
-//! (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and `utc` serve them
-//! all.
+//! Layers, each using only those below it: `protocol` (GTP, NBoard), `review` (scoring the
+//! moves of a game), `play` (players, matches), `learn` (searching book values), `report`
+//! (typed answers of the book queries), `engine` (search), `book` (opening book),
+//! `transcript` (game records), `openings` (named openings), `board` (bitboards, moves,
+//! symmetries, perft). `atomic_file`, `bounded_read` and `utc` serve them all.
 
 pub mod atomic_file;
 pub mod board;
@@ -12,8 +12,10 @@ pub mod book;
 pub mod bounded_read;
 pub mod engine;
 pub mod learn;
+pub mod openings;
 pub mod play;
 pub mod protocol;
+pub mod report;
 pub mod review;
 pub mod transcript;
 pub mod utc;

@@ -672,19 +672,7 @@ fn gtp_and_nboard_play_from_an_imported_edax_book() {
             "{line}: {answer} not in {best:?}"
         );
         // NBoard: hint lists the book's moves with their values, go plays a best one.
-        let mut game = String::from(
-            "(;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
-        );
-        let mut p = Position::START;
-        for mv in parse_moves(line).unwrap() {
-            let c = if p.side == othbook::board::Color::Black {
-                'B'
-            } else {
-                'W'
-            };
-            game.push_str(&format!("{c}[{}]", mv.to_string().to_uppercase()));
-            p = p.play(mv).unwrap();
-        }
+        let game = common::nboard_game(line);
         let script = format!("nboard 2\nset depth 1\nset game {game};)\nhint 2\ngo\nquit\n");
         let out = common::othbook()
             .args(["nboard", "--time", "0.2", "--hash", "1", "--book"])

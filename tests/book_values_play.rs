@@ -160,19 +160,7 @@ fn nboard(line: &str, commands: &str, extra: &[&str]) -> Vec<String> {
 
 /// Runs an NBoard session with `book` after `line`; returns stdout's lines.
 fn nboard_with(book: &std::path::Path, line: &str, commands: &str, extra: &[&str]) -> Vec<String> {
-    let mut game = String::from(
-        "(;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
-    );
-    let mut pos = Position::START;
-    for mv in parse_moves(line).unwrap() {
-        let c = if pos.side == othbook::board::Color::Black {
-            'B'
-        } else {
-            'W'
-        };
-        game.push_str(&format!("{c}[{}]", mv.to_string().to_uppercase()));
-        pos = pos.play(mv).unwrap();
-    }
+    let game = common::nboard_game(line);
     let script = format!("nboard 2\nset depth 1\nset game {game};)\n{commands}quit\n");
     let out = othbook()
         .args(["nboard", "--time", "0.2", "--hash", "1", "--book"])

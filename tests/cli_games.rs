@@ -3,6 +3,17 @@
 mod common;
 
 use common::{copy_fixtures, fix, othbook, run_in, stdout_of};
+use othbook::report::GameStatsReport;
+
+/// A `games stats --format json` answer, parsed back into its report.
+fn stats_report(json: &str) -> GameStatsReport {
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"))
+}
+
+/// The figures of one group (a format or `total`).
+fn group<'a>(r: &'a GameStatsReport, name: &str) -> &'a othbook::report::FormatStats {
+    &r.groups.iter().find(|g| g.0 == name).unwrap().1
+}
 
 #[test]
 fn stats_tsv_counts_per_format_and_total() {
@@ -46,11 +57,22 @@ fn stats_json_and_table() {
         "json",
         "-q",
     ]);
-    assert!(
-        json.contains("\"ggf\": {\"games\": 4, \"complete\": 3, \"incomplete\": 1"),
+    let r = stats_report(&json);
+    let ggf = group(&r, "ggf");
+    assert_eq!(
+        (ggf.games, ggf.complete, ggf.incomplete),
+        (4, 3, 1),
         "{json}"
     );
-    assert!(json.contains("\"failed_files\": []"), "{json}");
+    assert!(r.failed_files.is_empty(), "{json}");
+    // Formats first, the total last; every game in one of each table.
+    assert_eq!(r.groups.last().unwrap().0, "total");
+    let t = group(&r, "total");
+    let results = t.results.black + t.results.draw + t.results.white + t.results.unknown;
+    assert_eq!(
+        (results, t.lengths.values().sum::<u64>()),
+        (t.games, t.games)
+    );
     let table = stdout_of(&["games", "stats", &fix("games.ggf")]);
     assert!(table.starts_with("format"), "{table}");
     assert!(table.contains("first move:"), "{table}");
@@ -106,10 +128,8 @@ fn convert_to_every_format_and_back() {
             "json",
             "-q",
         ]);
-        assert!(
-            json.contains("\"total\": {\"games\": 5, \"complete\": 4"),
-            "{to}: {json}"
-        );
+        let total = group(&stats_report(&json), "total").clone();
+        assert_eq!((total.games, total.complete), (5, 4), "{to}: {json}");
     }
     let moves = stdout_of(&[
         "games",
@@ -173,7 +193,7 @@ fn from_overrides_the_extension() {
         "json",
         "-q",
     ]);
-    assert!(json.contains("\"pgn\": {\"games\": 6"), "{json}");
+    assert_eq!(group(&stats_report(&json), "pgn").games, 6, "{json}");
 }
 
 /// Runs othbook in `dir` and returns (exit code, stdout, stderr).

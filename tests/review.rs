@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{need, othbook};
+use common::need;
 use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
 use othbook::engine::{Engine, EngineOptions};
@@ -312,12 +312,7 @@ fn exact_phase_identity_at_default_settings() {
 // The command line.
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = othbook().args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(std::path::Path::new("."), args)
 }
 
 #[test]
@@ -409,5 +404,37 @@ fn cli_bad_input_is_refused_with_a_clear_message_and_code() {
         assert_eq!(got, Some(code), "{args:?}: {err}");
         assert!(err.contains(text), "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}: nothing on stdout, got {out}");
+    }
+}
+
+#[test]
+fn the_review_names_the_opening_in_the_games_orientation() {
+    // f5 d6 c3 d3 c4 is the Tiger; f4 f6 f3 make Comp'Oth, the deepest name along the line.
+    let tiger = othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    for s in Symmetry::START {
+        let moves: Vec<Move> = tiger.iter().map(|&m| s.apply_move(m)).collect();
+        let r = review(
+            &ReviewInput::new(Position::START, moves.clone()),
+            &engine(),
+            None,
+            &opts,
+            |_, _| {},
+        )
+        .unwrap();
+        let o = r.opening.expect("a named opening along the Tiger");
+        assert_eq!(o.name, "Comp'Oth", "{s:?}");
+        assert_eq!(o.moves[..], moves[..8], "{s:?}");
+        let short = review(
+            &ReviewInput::new(Position::START, moves[..6].to_vec()),
+            &engine(),
+            None,
+            &opts,
+            |_, _| {},
+        )
+        .unwrap();
+        let o = short.opening.expect("the Tiger");
+        assert_eq!(o.name, "Tiger", "{s:?}");
+        assert_eq!(o.moves[..], moves[..5], "{s:?}");
     }
 }

@@ -5,15 +5,14 @@
 
 use super::book_values::{value_text, PositionValues};
 use super::common::{
-    bad, check_hash, check_solve_size, depth_arg, open_book, position_from_args, threads_arg,
-    write_equivalent_moves,
+    bad, check_hash, check_solve_size, depth_arg, line_from_args, opening_along, threads_arg,
+    write_equivalent_moves, write_opening,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
     Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
 };
-use othbook::play::book_choice::BookSetting;
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
 use std::path::PathBuf;
@@ -183,7 +182,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )));
     }
     let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
-    let pos = position_from_args(args.position.as_deref(), moves.as_deref())?;
+    let (start, line, pos) = line_from_args(args.position.as_deref(), moves.as_deref())?;
     if pos.board.is_game_over() {
         return Err(bad(format!(
             "the game is over (black {} - white {}): nothing to analyse",
@@ -215,13 +214,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
 
     // The book is opened before the search so that a bad --book file fails fast.
-    let book = if args.no_book {
-        None
-    } else if args.book.is_some() {
-        Some(std::sync::Arc::new(open_book(args.book.as_deref())?))
-    } else {
-        BookSetting::Default.open()?
-    };
+    let book = super::common::search_book(args.no_book, args.book.as_deref())?;
 
     // Likewise the table, which may be more memory than the machine gives.
     let engine = Engine::try_with_evaluator(
@@ -235,6 +228,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     .map_err(|e| bad(e.to_string()))?;
     writeln!(out, "{}", pos.diagram())?;
     writeln!(out, "{} empties", pos.board.empty_count())?;
+    write_opening(out, opening_along(&start, &line).as_ref())?;
     let book_moves = match &book {
         Some(b) => print_book(out, b, &pos)?,
         None => Vec::new(),
@@ -379,7 +373,7 @@ mod tests {
         }
         std::fs::write(&path, &bytes).unwrap();
         let book = super::super::common::open_book_checking(Some(&path), 0).expect("opens");
-        let pos = position_from_args(None, Some("f5")).unwrap();
+        let pos = super::super::common::position_from_args(None, Some("f5")).unwrap();
         let mut out = Vec::new();
         let err = print_book(&mut out, &book, &pos).expect_err("damage reported");
         assert!(err.to_string().contains("checksum mismatch"), "{err}");

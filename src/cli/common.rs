@@ -150,18 +150,38 @@ pub fn parse_obf_line(line: &str) -> Result<(Position, Vec<(Move, i32)>), String
 
 /// The position given by `--position` (or the start), after the moves of `moves`.
 pub fn position_from_args(position: Option<&str>, moves: Option<&str>) -> Result<Position> {
+    Ok(line_from_args(position, moves)?.2)
+}
+
+/// The start (`--position` or the standard start), the moves played from it (passes the input
+/// left out included) and the position they reach.
+pub fn line_from_args(
+    position: Option<&str>,
+    moves: Option<&str>,
+) -> Result<(Position, Vec<Move>, Position)> {
     let start = match position {
         Some(text) => text
             .parse::<Position>()
             .map_err(|e| bad(format!("invalid --position: {e}")))?,
         None => Position::START,
     };
-    let Some(moves) = moves else { return Ok(start) };
+    let Some(moves) = moves else {
+        return Ok((start, Vec::new(), start));
+    };
     let list = parse_moves(moves).map_err(|e| bad(format!("invalid moves {moves:?}: {e}")))?;
     let replay = start
         .replay(list)
         .map_err(|e| bad(format!("moves {moves:?}: {e}")))?;
-    Ok(replay.end)
+    Ok((start, replay.moves, replay.end))
+}
+
+/// The deepest named opening along the moves from `start`.
+pub fn opening_along(start: &Position, moves: &[Move]) -> Option<othbook::report::OpeningRef> {
+    othbook::report::OpeningRef::along_from(
+        othbook::openings::Openings::standard(),
+        &start.board,
+        moves,
+    )
 }
 
 /// The `--threads` value (default: all cores), checked, and capped at what the machine can
@@ -252,6 +272,22 @@ pub fn open_book(path: Option<&std::path::Path>) -> Result<othbook::book::Book> 
     open_book_checking(path, VERIFY_ALL_UP_TO)
 }
 
+/// The book a searching command consults before its search: none with `--no-book`, the
+/// `--book` file, or the default book when there is one (opened before the search, so that a
+/// bad file fails at once).
+pub fn search_book(
+    no_book: bool,
+    path: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<othbook::book::Book>>> {
+    Ok(if no_book {
+        None
+    } else if path.is_some() {
+        Some(std::sync::Arc::new(open_book(path)?))
+    } else {
+        othbook::play::book_choice::BookSetting::Default.open()?
+    })
+}
+
 /// [`open_book`] with the size up to which books are checked completely (tests open small
 /// books lazily with 0).
 pub fn open_book_checking(
@@ -267,32 +303,39 @@ pub fn open_book_checking(
     })
 }
 
-/// A JSON string literal.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// Writes `report` as one line of JSON (serde_json's compact form).
+pub fn write_json(out: &mut impl std::io::Write, report: &impl serde::Serialize) -> Result<()> {
+    serde_json::to_writer(&mut *out, report)?;
+    writeln!(out)?;
+    Ok(())
 }
 
-/// A JSON number with two decimals, or `null`.
-pub fn json_num(x: Option<f64>) -> String {
+/// A TSV number with two decimals, or `null` (the form the TSV columns always had).
+pub fn tsv_num(x: Option<f64>) -> String {
     x.map_or_else(|| "null".to_string(), |v| format!("{v:.2}"))
 }
 
 /// `12.3%`-style percentages of black wins, draws, white wins (dashes without results).
-pub fn percent_cells(s: &othbook::book::ColorStats) -> [String; 3] {
+pub fn percent_cells(s: &othbook::report::Results) -> [String; 3] {
     match s.percentages() {
         Some((b, d, w)) => [b, d, w].map(|p| format!("{p:.1}")),
         None => ["-".into(), "-".into(), "-".into()],
+    }
+}
+
+/// The opening line of a table: `opening: Tiger (f5d6c3d3c4)`, or nothing.
+pub fn write_opening(
+    out: &mut impl std::io::Write,
+    opening: Option<&othbook::report::OpeningRef>,
+) -> std::io::Result<()> {
+    match opening {
+        Some(o) => writeln!(
+            out,
+            "opening: {} ({})",
+            o.name,
+            othbook::board::format_moves(&o.moves)
+        ),
+        None => Ok(()),
     }
 }
 

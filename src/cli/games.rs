@@ -1,13 +1,13 @@
 //! `othbook games`: read game collections (stats) and convert them between formats.
 
-use super::common::{bad, json_str, unreadable_inputs};
+use super::common::{bad, unreadable_inputs, write_json};
 use super::reading::{input_progress, why_no_games};
 use anyhow::{Context, Result};
-use othbook::board::Move;
+use othbook::report::games::GameStatsBuilder;
+use othbook::report::{FormatStats, GameStatsReport, NamesReport};
 use othbook::transcript::people::{by_count, NameCounts};
 use othbook::transcript::write::{write_file, write_text, WriteReport};
-use othbook::transcript::{ingest_each, Format, GameRecord, IngestOptions, IngestSummary, Sink};
-use std::collections::BTreeMap;
+use othbook::transcript::{ingest_each, Format, IngestOptions, IngestSummary, Sink};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -283,92 +283,42 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// Figures for one group of games (a format, or everything).
-#[derive(Default)]
-struct Stats {
-    games: u64,
-    complete: u64,
-    black: u64,
-    draw: u64,
-    white: u64,
-    unknown: u64,
-    lengths: BTreeMap<usize, u64>,
-    first: BTreeMap<String, u64>,
-    skipped: BTreeMap<String, u64>,
-}
-
-impl Stats {
-    fn add(&mut self, g: &GameRecord) {
-        self.games += 1;
-        self.complete += u64::from(g.complete);
-        match g.result.as_ref().map(|r| r.disc_diff.signum()) {
-            Some(1) => self.black += 1,
-            Some(0) => self.draw += 1,
-            Some(_) => self.white += 1,
-            None => self.unknown += 1,
-        }
-        let played = g.moves.iter().filter(|m| !m.is_pass()).count();
-        *self.lengths.entry(played).or_default() += 1;
-        let first = g
-            .moves
-            .iter()
-            .find_map(|m| m.square())
-            .map_or_else(|| Move::Pass.to_string(), |s| s.to_string());
-        if !g.moves.is_empty() {
-            *self.first.entry(first).or_default() += 1;
-        }
-    }
-}
-
 fn stats(a: StatsArgs, out: &mut impl Write) -> Result<()> {
-    let mut groups: BTreeMap<String, Stats> = BTreeMap::new();
-    let mut total = Stats::default();
+    let mut builder = GameStatsBuilder::default();
     let summary = read_each(&a.input, &mut |format, games| {
-        let group = groups.entry(format.name().to_string()).or_default();
-        for g in &games {
-            group.add(g);
-            total.add(g);
-        }
+        builder.add(format.name(), &games);
         Ok(())
     })?;
-    for f in &summary.files {
-        let Some(fmt) = f.format else { continue };
-        let group = groups.entry(fmt.name().to_string()).or_default();
-        for (reason, n) in &f.skipped {
-            *group.skipped.entry(reason.name().to_string()).or_default() += n;
-            *total.skipped.entry(reason.name().to_string()).or_default() += n;
-        }
+    let report = builder.finish(&summary);
+    match a.format.as_str() {
+        "json" => write_json(out, &report)?,
+        "tsv" => out.write_all(tsv(&report).as_bytes())?,
+        _ => out.write_all(table(&report).as_bytes())?,
     }
-    let mut all: Vec<(&str, &Stats)> = groups.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    all.push(("total", &total));
-    let text = match a.format.as_str() {
-        "json" => json(&all, &summary),
-        "tsv" => tsv(&all),
-        _ => table(&all),
-    };
-    out.write_all(text.as_bytes())?;
     unreadable_inputs(&summary, "the figures above count only what could be read")
 }
 
-fn table(all: &[(&str, &Stats)]) -> String {
+fn table(report: &GameStatsReport) -> String {
+    let all: Vec<(&str, &FormatStats)> =
+        report.groups.iter().map(|(k, v)| (k.as_str(), v)).collect();
     let mut s = String::new();
     let _ = writeln!(
         s,
         "{:<8}{:>9}{:>10}{:>11}{:>9}{:>7}{:>9}{:>9}{:>9}",
         "format", "games", "complete", "incomplete", "black", "draw", "white", "no res.", "skipped"
     );
-    for (name, st) in all {
+    for (name, st) in &all {
         let _ = writeln!(
             s,
             "{:<8}{:>9}{:>10}{:>11}{:>9}{:>7}{:>9}{:>9}{:>9}",
             name,
             st.games,
             st.complete,
-            st.games - st.complete,
-            st.black,
-            st.draw,
-            st.white,
-            st.unknown,
+            st.incomplete,
+            st.results.black,
+            st.results.draw,
+            st.results.white,
+            st.results.unknown,
             st.skipped.values().sum::<u64>()
         );
     }
@@ -379,7 +329,7 @@ fn table(all: &[(&str, &Stats)]) -> String {
         let _ = write!(s, "{b:>9}");
     }
     s.push('\n');
-    for (name, st) in all {
+    for (name, st) in &all {
         let _ = write!(s, "{name:<8}");
         for k in 0..buckets.len() {
             let n: u64 = st
@@ -393,15 +343,15 @@ fn table(all: &[(&str, &Stats)]) -> String {
         s.push('\n');
     }
     let _ = writeln!(s, "\nfirst move:");
-    for (name, st) in all {
-        let mut firsts: Vec<(&String, &u64)> = st.first.iter().collect();
+    for (name, st) in &all {
+        let mut firsts: Vec<(&String, &u64)> = st.first_moves.iter().collect();
         firsts.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         let list: Vec<String> = firsts.iter().map(|(m, n)| format!("{m} {n}")).collect();
         let _ = writeln!(s, "{name:<8}{}", list.join(", "));
     }
     if all.iter().any(|(_, st)| !st.skipped.is_empty()) {
         let _ = writeln!(s, "\nskipped:");
-        for (name, st) in all {
+        for (name, st) in &all {
             for (reason, n) in &st.skipped {
                 let _ = writeln!(s, "{name:<8}{n:>9}  {reason}");
             }
@@ -410,24 +360,24 @@ fn table(all: &[(&str, &Stats)]) -> String {
     s
 }
 
-fn tsv(all: &[(&str, &Stats)]) -> String {
+fn tsv(report: &GameStatsReport) -> String {
     let mut s = String::from("group\tsection\tkey\tvalue\n");
-    for (name, st) in all {
+    for (name, st) in &report.groups {
         for (k, v) in [
             ("games", st.games),
             ("complete", st.complete),
-            ("incomplete", st.games - st.complete),
-            ("black_wins", st.black),
-            ("draws", st.draw),
-            ("white_wins", st.white),
-            ("no_result", st.unknown),
+            ("incomplete", st.incomplete),
+            ("black_wins", st.results.black),
+            ("draws", st.results.draw),
+            ("white_wins", st.results.white),
+            ("no_result", st.results.unknown),
         ] {
             let _ = writeln!(s, "{name}\tgames\t{k}\t{v}");
         }
         for (len, n) in &st.lengths {
             let _ = writeln!(s, "{name}\tlength\t{len}\t{n}");
         }
-        for (m, n) in &st.first {
+        for (m, n) in &st.first_moves {
             let _ = writeln!(s, "{name}\tfirst_move\t{m}\t{n}");
         }
         for (r, n) in &st.skipped {
@@ -435,57 +385,6 @@ fn tsv(all: &[(&str, &Stats)]) -> String {
         }
     }
     s
-}
-
-fn json_map<K: ToString>(m: &BTreeMap<K, u64>) -> String {
-    let items: Vec<String> = m
-        .iter()
-        .map(|(k, v)| format!("{}: {v}", json_str(&k.to_string())))
-        .collect();
-    format!("{{{}}}", items.join(", "))
-}
-
-fn json(all: &[(&str, &Stats)], summary: &IngestSummary) -> String {
-    let groups: Vec<String> = all
-        .iter()
-        .map(|(name, st)| {
-            format!(
-                "  {}: {{\"games\": {}, \"complete\": {}, \"incomplete\": {}, \
-\"results\": {{\"black\": {}, \"draw\": {}, \"white\": {}, \"unknown\": {}}}, \
-\"lengths\": {}, \"first_moves\": {}, \"skipped\": {}}}",
-                json_str(name),
-                st.games,
-                st.complete,
-                st.games - st.complete,
-                st.black,
-                st.draw,
-                st.white,
-                st.unknown,
-                json_map(&st.lengths),
-                json_map(&st.first),
-                json_map(&st.skipped)
-            )
-        })
-        .collect();
-    let failed: Vec<String> = summary
-        .failed_files()
-        .map(|(p, m)| format!("{{\"path\": {}, \"error\": {}}}", json_str(p), json_str(m)))
-        .collect();
-    let warnings: BTreeMap<&str, u64> = summary
-        .warnings
-        .iter()
-        .map(|(r, t)| (r.name(), t.count))
-        .collect();
-    format!(
-        "{{\n\"groups\": {{\n{}\n}},\n\"read\": {}, \"accepted\": {}, \"skipped\": {}, \"duplicates\": {},\n\"warnings\": {},\n\"failed_files\": [{}]\n}}\n",
-        groups.join(",\n"),
-        summary.read,
-        summary.accepted,
-        summary.skipped,
-        summary.duplicates,
-        json_map(&warnings),
-        failed.join(", ")
-    )
 }
 
 /// `games players` and `games events`: names with their game counts.
@@ -548,18 +447,7 @@ fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
         a.limit.min(list.len())
     };
     match a.format.as_str() {
-        "json" => {
-            let items: Vec<String> = list[..shown]
-                .iter()
-                .map(|(n, g)| format!("{{\"name\": {}, \"games\": {g}}}", json_str(n)))
-                .collect();
-            writeln!(
-                out,
-                "{{\"{what}s\": [{}], \"total\": {}}}",
-                items.join(", "),
-                list.len()
-            )?;
-        }
+        "json" => write_json(out, &NamesReport::new(players, &list, shown))?,
         "tsv" => {
             writeln!(out, "games\t{what}")?;
             for (n, g) in &list[..shown] {

@@ -19,6 +19,7 @@ mod info;
 mod interrupt;
 mod merge;
 mod nboard;
+mod openings;
 mod perft;
 mod play_match;
 mod query_filter;
@@ -37,6 +38,7 @@ Examples:
   othbook explore f5d6 --player tamenori --games 5    counted from one player's games, listed
   othbook games find f5d6c3d3c4        the games behind a position, most recent first
   othbook top --plies 10 --first d3    the most played 10-ply lines
+  othbook openings tiger               named openings, their lines and games in the book
   othbook build ../shared/data/wthor/*.wtb -o my.book --plies 30 --min-games 2
   othbook merge a.book b.book -o ab.book   add up books built with the same options
   othbook info books/wthor.book        header, counts, sources and build options
@@ -101,6 +103,9 @@ enum Command {
     /// List the most played lines of exactly N plies.
     /// Example: othbook top --plies 10 --first d3
     Top(top::Args),
+    /// List the named openings (Tiger, Rose, Buffalo...) with their lines and book games.
+    /// Example: othbook openings tiger
+    Openings(openings::Args),
     /// Build an opening book from game files.
     /// Example: othbook build games.gam -o games.book --plies 30 --min-games 2
     Build(build::Args),
@@ -143,6 +148,7 @@ pub fn run() -> i32 {
         Command::Explore(args) => explore::run(args, &mut out),
         Command::Serve(args) => serve::run(args, &mut out),
         Command::Top(args) => top::run(args, &mut out),
+        Command::Openings(args) => openings::run(args, &mut out),
         Command::Build(args) => build::run(args, &mut out),
         Command::Merge(args) => merge::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),

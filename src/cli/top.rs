@@ -2,12 +2,14 @@
 //! line, with exact counts and results (and, in an evaluated book, the value each line
 //! reaches; `--by value` ranks by it).
 
-use super::book_values::{self, value_text};
-use super::common::{bad, diff_cell, json_num, open_book, percent_cells, OutputFormat};
+use super::common::{bad, diff_cell, open_book, percent_cells, tsv_num, write_json, OutputFormat};
+use super::explore_view::tsv_value_cells;
 use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
-use othbook::board::{format_moves, parse_moves, Color, Move, Position, Square};
+use othbook::board::{format_moves, parse_moves, Move, Position, Square};
 use othbook::book::{Book, Line, RankBy, Score, TopQuery};
+use othbook::openings::Openings;
+use othbook::report::TopReport;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -35,7 +37,8 @@ starting with --first, or in the orientation of the moves given: `top d3 c3` lis
 lines that start d3 c3. In a book with values, a value column gives the value of the \
 position each line reaches (black minus white), and --by value ranks the lines by it. A line counts the games that played exactly its moves in its order; \
 `explore` merges every move order that reaches the same position, so its counts can be \
-higher (after f5 d6 c3 d3 c4 f4 it also counts f5 d6 c4 d3 c3 f4).\n\nExamples:\n  othbook top --plies 10 --first d3\n  othbook top f5 d6 --plies 8\n  \
+higher (after f5 d6 c3 d3 c4 f4 it also counts f5 d6 c4 d3 c3 f4). The opening column names \
+the deepest named opening along each line (`othbook openings` lists them).\n\nExamples:\n  othbook top --plies 10 --first d3\n  othbook top f5 d6 --plies 8\n  \
 othbook top --plies 6 --limit 5 --by score --format tsv"
 )]
 pub struct Args {
@@ -117,17 +120,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
     let by_value = matches!(args.by, By::Value);
     let filter = args.filter.filter()?;
-    let rows = match &filter {
-        Some(filter) => filtered_rows(&book, &args, filter, &query, by_value)?,
-        None => rows(&book, &query, by_value)?,
-    };
-    let report = Report {
-        plies: args.plies,
-        rows,
-        with_values: book.has_values(),
+    let report = match &filter {
+        Some(f) => TopReport::from_ranked(
+            &book,
+            &query,
+            filtered_rows(&book, &args, f, &query, by_value)?,
+            Openings::standard(),
+        ),
+        None => TopReport::build(&book, &query, by_value, Openings::standard())?,
     };
     match args.format {
-        OutputFormat::Table if report.rows.is_empty() => {
+        OutputFormat::Table if report.lines.is_empty() => {
             let from = if start.is_empty() {
                 String::new()
             } else {
@@ -147,34 +150,124 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 out,
                 "No line of {} plies{from}{games}{valued} in the book (it holds lines up to \
                  {} plies).",
-                args.plies,
-                book.info().options.plies
+                args.plies, report.book_plies
             )?;
             Ok(())
         }
         OutputFormat::Table => {
-            report.table(out)?;
+            table(&report, out)?;
             if let Some(f) = &filter {
                 writeln!(out, "games: only those matching {}", describe(f))?;
             }
             Ok(())
         }
-        OutputFormat::Tsv => report.tsv(out),
-        OutputFormat::Json => report.json(out),
+        OutputFormat::Tsv => tsv(&report, out),
+        OutputFormat::Json => write_json(out, &report),
     }
 }
 
-/// The lines `query` asks for with the value each reaches for black (in a book with values):
-/// ranked by value when `by_value`, else as `query.by` says.
-fn rows(book: &Book, query: &TopQuery<'_>, by_value: bool) -> Result<Vec<(Line, Option<Score>)>> {
-    if by_value {
-        let lines = book.top_lines_by_value(query)?;
-        return Ok(lines
-            .into_iter()
-            .map(|v| (v.line, Some(v.black_value)))
-            .collect());
+/// A line's opening name, or a dash.
+fn name(l: &othbook::report::TopLine) -> &str {
+    l.opening.as_ref().map_or("-", |o| o.name.as_str())
+}
+
+/// The columns of `--format tsv` for a line's games (then the value columns in a book with
+/// values). The opening is in the table and JSON only: scripts read these columns as they were.
+const FIELDS: [&str; 7] = [
+    "line",
+    "games",
+    "black_wins",
+    "draws",
+    "white_wins",
+    "unknown",
+    "average_diff",
+];
+
+fn table(r: &TopReport, out: &mut impl Write) -> Result<()> {
+    let width = (r.plies * 2).max(4);
+    // The opening after the line (the last column stays the games' and values').
+    let named = r
+        .lines
+        .iter()
+        .map(|l| name(l).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let value_head = if r.book_has_values { "    value" } else { "" };
+    writeln!(
+        out,
+        "{:>4}  {:<width$}  {:<named$}  {:>7}  black%  draw%  white%     avg{value_head}",
+        "#", "line", "opening", "games"
+    )?;
+    for (i, l) in r.lines.iter().enumerate() {
+        let [b, d, w] = percent_cells(&l.results);
+        let value = match &l.value {
+            None => String::new(),
+            Some(v) => format!(" {:>8}", v.text().unwrap_or_else(|| "-".into())),
+        };
+        writeln!(
+            out,
+            "{:>4}  {:<width$}  {:<named$}  {:>7}  {b:>6} {d:>6} {w:>7} {:>7}{value}",
+            i + 1,
+            format_moves(&l.line),
+            name(l),
+            l.results.games,
+            diff_cell(l.results.average_diff)
+        )?;
     }
-    valued(book, book.top_lines(query)?)
+    if r.book_has_values {
+        writeln!(
+            out,
+            "value: of the position each line reaches, black - white"
+        )?;
+    }
+    writeln!(
+        out,
+        "opening: the deepest named opening along the line (any orientation, any move order)"
+    )?;
+    Ok(())
+}
+
+fn tsv(r: &TopReport, out: &mut impl Write) -> Result<()> {
+    writeln!(
+        out,
+        "{}{}",
+        FIELDS.join("\t"),
+        if r.book_has_values {
+            "\tvalue\tvalue_depth\tvalue_kind"
+        } else {
+            ""
+        }
+    )?;
+    for l in &r.lines {
+        let s = &l.results;
+        let value = l.value.as_ref().map(tsv_value_cells).unwrap_or_default();
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}{value}",
+            format_moves(&l.line),
+            s.games,
+            s.black_wins,
+            s.draws,
+            s.white_wins,
+            s.unknown,
+            tsv_num(s.average_diff),
+        )?;
+    }
+    Ok(())
+}
+
+/// The moves `top` starts from (passes the input left out included, as the trie stores them).
+fn start_line(words: &[String]) -> Result<Vec<Move>> {
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let text = words.join(" ");
+    let list = parse_moves(&text).map_err(|e| bad(format!("invalid moves {text:?}: {e}")))?;
+    let replay = Position::START
+        .replay(list)
+        .map_err(|e| bad(format!("moves {text:?}: {e}")))?;
+    Ok(replay.moves)
 }
 
 /// Each line with the value of the position it reaches for black (in a book with values).
@@ -191,7 +284,6 @@ fn valued(book: &Book, lines: Vec<Line>) -> Result<Vec<(Line, Option<Score>)>> {
     Ok(rows)
 }
 
-/// [`rows`] counted from the book's games that pass `filter` (within the book's depth).
 fn filtered_rows(
     book: &Book,
     args: &Args,
@@ -223,141 +315,4 @@ fn filtered_rows(
             .collect());
     }
     valued(book, table.top_lines(query, depth, Some(&chosen)))
-}
-
-/// The columns of `--format tsv` and the fields of `--format json` for a line's games, as
-/// [`line_cells`] gives them.
-const FIELDS: [&str; 7] = [
-    "line",
-    "games",
-    "black_wins",
-    "draws",
-    "white_wins",
-    "unknown",
-    "average_diff",
-];
-
-/// A line's moves and games (from black's view), in the order of [`FIELDS`].
-fn line_cells(l: &Line) -> [String; 7] {
-    let s = &l.stats;
-    [
-        format_moves(&l.moves),
-        s.games().to_string(),
-        s.wins.to_string(),
-        s.draws.to_string(),
-        s.losses.to_string(),
-        s.unknown.to_string(),
-        json_num(s.average_diff()),
-    ]
-}
-
-/// What one `top` prints: lines with their games (from black's view) and values.
-struct Report {
-    plies: usize,
-    rows: Vec<(Line, Option<Score>)>,
-    /// The book has values: the value column is shown.
-    with_values: bool,
-}
-
-impl Report {
-    fn table(&self, out: &mut impl Write) -> Result<()> {
-        let width = (self.plies * 2).max(4);
-        let value_head = if self.with_values { "    value" } else { "" };
-        writeln!(
-            out,
-            "{:>4}  {:<width$}  {:>7}  black%  draw%  white%     avg{value_head}",
-            "#", "line", "games"
-        )?;
-        for (i, (l, value)) in self.rows.iter().enumerate() {
-            let c = l.stats.for_side(Color::Black);
-            let [b, d, w] = percent_cells(&c);
-            let value = match (self.with_values, value) {
-                (false, _) => String::new(),
-                (true, Some(v)) => format!(" {:>8}", value_text(*v)),
-                (true, None) => format!(" {:>8}", "-"),
-            };
-            writeln!(
-                out,
-                "{:>4}  {:<width$}  {:>7}  {b:>6} {d:>6} {w:>7} {:>7}{value}",
-                i + 1,
-                format_moves(&l.moves),
-                l.stats.games(),
-                diff_cell(c.average_diff())
-            )?;
-        }
-        if self.with_values {
-            writeln!(
-                out,
-                "value: of the position each line reaches, black - white"
-            )?;
-        }
-        Ok(())
-    }
-
-    fn tsv(&self, out: &mut impl Write) -> Result<()> {
-        writeln!(
-            out,
-            "{}{}",
-            FIELDS.join("\t"),
-            if self.with_values {
-                "\tvalue\tvalue_depth\tvalue_kind"
-            } else {
-                ""
-            }
-        )?;
-        for (l, value) in &self.rows {
-            let cells = line_cells(l);
-            let value = if self.with_values {
-                book_values::tsv_cells(*value)
-            } else {
-                String::new()
-            };
-            writeln!(out, "{}{value}", cells.join("\t"))?;
-        }
-        Ok(())
-    }
-
-    fn json(&self, out: &mut impl Write) -> Result<()> {
-        let items: Vec<String> = self
-            .rows
-            .iter()
-            .map(|(l, value)| {
-                // The line is a string, the rest numbers.
-                let fields: Vec<String> = FIELDS
-                    .iter()
-                    .zip(line_cells(l))
-                    .map(|(name, v)| match *name {
-                        "line" => format!("\"{name}\":\"{v}\""),
-                        _ => format!("\"{name}\":{v}"),
-                    })
-                    .collect();
-                let value = if self.with_values {
-                    book_values::json_fields(*value)
-                } else {
-                    String::new()
-                };
-                format!("{{{}{value}}}", fields.join(","))
-            })
-            .collect();
-        writeln!(
-            out,
-            "{{\"plies\":{},\"lines\":[{}]}}",
-            self.plies,
-            items.join(",")
-        )?;
-        Ok(())
-    }
-}
-
-/// The moves `top` starts from (passes the input left out included, as the trie stores them).
-fn start_line(words: &[String]) -> Result<Vec<Move>> {
-    if words.is_empty() {
-        return Ok(Vec::new());
-    }
-    let text = words.join(" ");
-    let list = parse_moves(&text).map_err(|e| bad(format!("invalid moves {text:?}: {e}")))?;
-    let replay = Position::START
-        .replay(list)
-        .map_err(|e| bad(format!("moves {text:?}: {e}")))?;
-    Ok(replay.moves)
 }

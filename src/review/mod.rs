@@ -350,6 +350,11 @@ pub fn review<E: Evaluator>(
         moves: rows,
         left_book_at,
         book_used: book.is_some(),
+        opening: crate::report::OpeningRef::along_from(
+            crate::openings::Openings::standard(),
+            &replay.start.board,
+            &replay.moves,
+        ),
         black,
         white,
         nodes,

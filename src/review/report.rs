@@ -57,66 +57,6 @@ impl<'de> Deserialize<'de> for Discs {
     }
 }
 
-/// Serde helpers writing a [`Move`] as `f5` or `pass`.
-pub(crate) mod move_text {
-    use crate::board::{parse_moves, Move};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(mv: &Move, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(mv)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
-        let text = String::deserialize(d)?;
-        match parse_moves(&text)
-            .map_err(serde::de::Error::custom)?
-            .as_slice()
-        {
-            [mv] => Ok(*mv),
-            _ => Err(serde::de::Error::custom(format!("not one move: {text:?}"))),
-        }
-    }
-
-    /// The same for `Option<Move>`.
-    pub mod option {
-        use crate::board::Move;
-        use serde::{Deserialize, Deserializer, Serializer};
-
-        pub fn serialize<S: Serializer>(mv: &Option<Move>, s: S) -> Result<S::Ok, S::Error> {
-            match mv {
-                Some(mv) => s.collect_str(mv),
-                None => s.serialize_none(),
-            }
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Move>, D::Error> {
-            #[derive(Deserialize)]
-            struct Wrap(#[serde(with = "super")] Move);
-            Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
-        }
-    }
-}
-
-/// Serde helpers writing a [`Color`] as `black` or `white`.
-pub(crate) mod color_text {
-    use crate::board::Color;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(c)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
-        match String::deserialize(d)?.as_str() {
-            "black" => Ok(Color::Black),
-            "white" => Ok(Color::White),
-            other => Err(serde::de::Error::custom(format!(
-                "expected black or white, found {other:?}"
-            ))),
-        }
-    }
-}
-
 /// How bad a move was, by its loss against the engine's best move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -156,7 +96,7 @@ pub struct Verdict {
     pub played: Discs,
     /// The engine's best move (the move played when it is best, or a move the position's
     /// symmetry makes equivalent to it).
-    #[serde(with = "move_text")]
+    #[serde(with = "crate::report::move_text")]
     pub best_move: Move,
     /// The best move's score for the same player.
     pub best: Discs,
@@ -182,7 +122,7 @@ pub struct BookMove {
     /// Whether `value` is an exact solve.
     pub value_exact: bool,
     /// The book's best move here by value and its value, when the book is evaluated.
-    #[serde(with = "move_text::option")]
+    #[serde(with = "crate::report::move_text::option")]
     pub best_move: Option<Move>,
     /// The value of `best_move`.
     pub best_value: Option<Discs>,
@@ -194,10 +134,10 @@ pub struct MoveReview {
     /// 1-based ply number, passes counted.
     pub ply: usize,
     /// Who moved.
-    #[serde(with = "color_text")]
+    #[serde(with = "crate::report::color_text")]
     pub side: Color,
     /// The move played.
-    #[serde(with = "move_text", rename = "move")]
+    #[serde(with = "crate::report::move_text", rename = "move")]
     pub mv: Move,
     /// Empty squares before the move.
     pub empties: u32,
@@ -297,6 +237,8 @@ pub struct Review {
     pub left_book_at: Option<usize>,
     /// Whether a book was consulted.
     pub book_used: bool,
+    /// The deepest named opening along the game, its moves in the game's orientation.
+    pub opening: Option<crate::report::OpeningRef>,
     /// Where the exact solver took over, if it did.
     pub exact_phase: Option<ExactPhase>,
     /// Black's final disc difference (empties to the winner) when the game was played to

@@ -149,6 +149,25 @@ pub fn after(moves: &str) -> othbook::board::Position {
         .end
 }
 
+/// An NBoard `set game` argument: the standard start and `line`'s moves, GGF without the
+/// closing `;)`.
+pub fn nboard_game(line: &str) -> String {
+    let mut game = String::from(
+        "(;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+    );
+    let mut pos = othbook::board::Position::START;
+    for mv in othbook::board::parse_moves(line).unwrap() {
+        let c = if pos.side == othbook::board::Color::Black {
+            'B'
+        } else {
+            'W'
+        };
+        game.push_str(&format!("{c}[{}]", mv.to_string().to_uppercase()));
+        pos = pos.play(mv).unwrap();
+    }
+    game
+}
+
 /// `score` (for `side` to move) as black minus white, in discs.
 pub fn black_discs(score: othbook::book::Score, side: othbook::board::Color) -> f64 {
     match side {

@@ -5,7 +5,6 @@ use super::common::{bad, check_hash, threads_arg, OutputFormat};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind};
-use othbook::play::book_choice::BookSetting;
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use othbook::review::{
     review, Effort, Review, ReviewError, ReviewInput, ReviewOptions, Thresholds,
@@ -93,13 +92,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     check_hash(args.hash)?;
     let input = game_input(&args)?;
     // Book and table before the first search, so that a bad --book fails at once.
-    let book = if args.no_book {
-        None
-    } else if let Some(p) = &args.book {
-        Some(std::sync::Arc::new(super::common::open_book(Some(p))?))
-    } else {
-        BookSetting::Default.open()?
-    };
+    let book = super::common::search_book(args.no_book, args.book.as_deref())?;
     let engine = Engine::try_with_evaluator(
         EngineOptions {
             threads,

@@ -124,6 +124,14 @@ fn whole(v: othbook::review::Discs) -> bool {
 }
 
 fn footer(r: &Review, out: &mut impl Write) -> Result<()> {
+    if let Some(o) = &r.opening {
+        writeln!(
+            out,
+            "opening: {} ({})",
+            o.name,
+            othbook::board::format_moves(&o.moves)
+        )?;
+    }
     match (r.book_used, r.left_book_at) {
         (false, _) => writeln!(out, "book: none consulted")?,
         (true, None) => writeln!(out, "book: the game stayed in the book")?,

@@ -3,7 +3,7 @@
 //! Every failure is a JSON error with its HTTP status; a panic in the work is a 500 for that
 //! request alone.
 
-use super::explore::{self, MoveScores};
+use super::explore;
 use super::games;
 use super::params::{self, RawParams, Target};
 use super::AppState;
@@ -168,7 +168,7 @@ struct InfoAnswer {
     min_games: u32,
     plies: u8,
     game_table: bool,
-    evaluation: Option<explore::Evaluation>,
+    evaluation: Option<crate::report::explore::Evaluation>,
     max_depth: u32,
     max_searches: usize,
     /// Answers kept for repeated queries right now.
@@ -186,10 +186,7 @@ pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
         min_games: info.options.min_games,
         plies: info.options.plies,
         game_table: s.games.is_some(),
-        evaluation: info.evaluation.map(|e| explore::Evaluation {
-            depth: e.depth,
-            exact_from: e.exact_from,
-        }),
+        evaluation: info.evaluation.map(Into::into),
         max_depth: s.options.max_depth,
         max_searches: s.options.max_searches,
         cached_answers: s.cache.len(),
@@ -224,7 +221,7 @@ pub async fn explore(
     let st = s.clone();
     let bytes = blocking(move || {
         let scores = match depth {
-            Some(d) => MoveScores::search(&t.pos, d, st.options.hash_mb)
+            Some(d) => explore::search(&t.pos, d, st.options.hash_mb)
                 .map_err(|e| ApiError::Internal(e.to_string()))?,
             None => None,
         };
@@ -233,7 +230,13 @@ pub async fn explore(
             Some(sel) => Some(filtered(&st, &t, sel)?),
             None => None,
         };
-        let answer = explore::answer(&st.book, &t, scores.as_ref(), depth.is_some(), filtered)?;
+        let answer = explore::answer(
+            &st.book,
+            &t,
+            scores.as_ref(),
+            depth.is_some(),
+            filtered.as_ref(),
+        )?;
         to_json(&answer)
     })
     .await?;
