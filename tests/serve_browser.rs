@@ -264,6 +264,11 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
             .starts_with(&format!("{games} games")),
         "{summary}"
     );
+    // The opening's name, as the API gives it.
+    let opening = server.json("/api/v1/explore?moves=f5d6")["opening"]["name"].clone();
+    assert!(opening.is_string(), "f5 d6 has a name");
+    let shown = s.script("return document.getElementById('opening').textContent;");
+    assert_eq!(shown, opening);
     // Legal moves are marked; the line lists both moves.
     let legal = s.script(
         "return [...document.querySelectorAll('.sq.legal')].map(e => e.dataset.sq).sort();",

@@ -198,7 +198,7 @@ function drawStatus(a) {
   if (state.game) text += ` · game: ${state.game}`;
   setStatus(text, false);
   $("pass").hidden = !a.must_pass;
-  $("opening").textContent = a.opening ? (a.opening.name || a.opening) : "";
+  $("opening").textContent = a.opening ? a.opening.name : "";
   const s = $("summary");
   if (!a.in_book) s.textContent = a.filtered ? "No game matching the filters reaches this position." : "This position is not in the book.";
   else {
@@ -249,6 +249,7 @@ function drawMoves(a) {
     cell(tr, fmt(m.average_diff), "num");
     cell(tr, fmt(m.value), "num");
     cell(tr, m.eval === undefined ? "" : fmt(m.eval), "num eval");
+    cell(tr, (a.move_openings || {})[m.move] || "", "opening");
     tr.addEventListener("mouseenter", () => showGhost(m.move));
     tr.addEventListener("mouseleave", drawBoard);
     tr.addEventListener("click", () => (m.move === "pass" ? play("pa") : playSquare(m.move)));
@@ -256,7 +257,7 @@ function drawMoves(a) {
   }
   if (!a.moves.length) {
     const tr = document.createElement("tr");
-    cell(tr, a.game_over ? "The game is over." : "No move in the book.").colSpan = 7;
+    cell(tr, a.game_over ? "The game is over." : "No move in the book.").colSpan = 8;
     tbody.appendChild(tr);
   }
 }
