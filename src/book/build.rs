@@ -10,9 +10,11 @@ use crate::book::data::{
     pos_entry, trie_from_sorted_lines, BookData, BookInfo, BuildOptions, GameFilter, MoveEntry,
     PlayerColor, PosEntry, Source, ROOT_CODE,
 };
+use crate::book::games::GameTable;
 use crate::book::key::{map_code, move_code, Canonical, Key};
 use crate::book::stats::{Outcome, Stats};
 use crate::book::BookError;
+use crate::transcript::people::fold;
 use crate::transcript::GameRecord;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -62,28 +64,45 @@ impl GameFilter {
     /// Whether a game passes the filter.
     #[must_use]
     pub fn accepts(&self, g: &GameRecord) -> bool {
-        if self.complete_only && !g.complete {
+        self.accepts_parts(g.complete, g.year, |field| {
+            let (name, pattern) = match field {
+                NameField::Black => (&g.black, &self.player),
+                NameField::White => (&g.white, &self.player),
+                NameField::Event => (&g.event, &self.event),
+            };
+            match (name, pattern) {
+                (Some(n), Some(p)) => name_matches(n, p),
+                _ => false,
+            }
+        })
+    }
+
+    /// The filter's decision for a game played to the end or not, in `year`, whose names
+    /// are tested by `matches` (whether the game's name in that field contains the filter's
+    /// text for it: `player` for black and white, `event` for the event). The one place the
+    /// filter's rules live: building tests game records, queries test a book's game table.
+    pub fn accepts_parts(
+        &self,
+        complete: bool,
+        year: Option<u16>,
+        matches: impl Fn(NameField) -> bool,
+    ) -> bool {
+        if self.complete_only && !complete {
             return false;
         }
         if let Some((a, b)) = self.years {
-            if !g.year.is_some_and(|y| (a..=b).contains(&y)) {
+            if !year.is_some_and(|y| (a..=b).contains(&y)) {
                 return false;
             }
         }
-        let contains = |hay: &Option<String>, needle: &str| {
-            hay.as_deref()
-                .is_some_and(|h| h.to_lowercase().contains(&needle.to_lowercase()))
-        };
-        if let Some(event) = &self.event {
-            if !contains(&g.event, event) {
-                return false;
-            }
+        if self.event.is_some() && !matches(NameField::Event) {
+            return false;
         }
-        if let Some(p) = &self.player {
+        if self.player.is_some() {
             let ok = match self.player_color {
-                PlayerColor::Black => contains(&g.black, p),
-                PlayerColor::White => contains(&g.white, p),
-                PlayerColor::Either => contains(&g.black, p) || contains(&g.white, p),
+                PlayerColor::Black => matches(NameField::Black),
+                PlayerColor::White => matches(NameField::White),
+                PlayerColor::Either => matches(NameField::Black) || matches(NameField::White),
             };
             if !ok {
                 return false;
@@ -91,6 +110,23 @@ impl GameFilter {
         }
         true
     }
+}
+
+/// A name of a game that a [`GameFilter`] looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameField {
+    /// Black's name.
+    Black,
+    /// White's name.
+    White,
+    /// The event's name.
+    Event,
+}
+
+/// Whether `name` contains `pattern`, case and accents ignored (`Petre` finds `Éric Pétré`).
+#[must_use]
+pub fn name_matches(name: &str, pattern: &str) -> bool {
+    fold(name).contains(&fold(pattern))
 }
 
 /// Builds a book from `games`. `created` is stored as the book's date (pass a value derived
@@ -230,6 +266,7 @@ pub fn build(
             positions,
             moves,
             nodes,
+            games: Some(GameTable::from_records(used.iter().copied())),
         },
         report,
     ))

@@ -2,6 +2,7 @@
 //! position table (sorted by stable hash), the moves of each position and the line trie.
 
 use crate::book::eval::{EvalInfo, PosEval};
+use crate::book::games::GameTable;
 use crate::book::key::{stable_hash, Key};
 use crate::book::stats::Stats;
 use crate::book::BookError;
@@ -94,13 +95,13 @@ impl BuildOptions {
 /// Which games go into a book, from the game metadata.
 #[derive(Clone, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
 pub struct GameFilter {
-    /// Only games of a player whose name contains this text (case-insensitive).
+    /// Only games of a player whose name contains this text (case and accents ignored).
     pub player: Option<String>,
     /// Which side that player must have had.
     pub player_color: PlayerColor,
     /// Only games played in these years (inclusive).
     pub years: Option<(u16, u16)>,
-    /// Only games of an event whose name contains this text (case-insensitive).
+    /// Only games of an event whose name contains this text (case and accents ignored).
     pub event: Option<String>,
     /// Only games played to the end.
     pub complete_only: bool,
@@ -201,6 +202,9 @@ pub struct BookData {
     pub moves: Vec<MoveEntry>,
     /// Trie nodes, breadth first; node 0 is the root (the start position, all games).
     pub nodes: Vec<NodeEntry>,
+    /// The games the statistics count (`None` for a book without a game table: one written
+    /// before version 3, or imported from another program).
+    pub games: Option<GameTable>,
 }
 
 impl BookData {
@@ -250,6 +254,10 @@ impl BookData {
             acc.info.sources = merge_sources(&acc.info.sources, &b.info.sources);
             acc.info.evaluation = acc.info.evaluation.or_else(|| b.info.evaluation.clone());
         }
+        // The game table is the games of all the books; a book without one leaves the
+        // merged book without one (its games are unknown).
+        let tables: Option<Vec<&GameTable>> = books.iter().map(|b| b.games.as_ref()).collect();
+        acc.games = tables.map(|t| GameTable::concat(&t));
         let (positions, moves) = merge_positions(&acc.positions, &acc.moves, &[], &[], min_games)?;
         acc.nodes = merge_tries(&acc.nodes, &[], min_games)?;
         acc.positions = positions;

@@ -6,6 +6,7 @@ use crate::book::data::{
     levels_of, BookData, BuildOptions, MoveEntry, NodeEntry, PosEntry, Source,
 };
 use crate::book::eval::{EvalInfo, EVAL_SIZE};
+use crate::book::games::{GameTable, GameTableSize, GAME_RECORD_SIZE};
 use crate::book::key::Key;
 use crate::book::stats::Stats;
 use crate::book::BookError;
@@ -15,10 +16,13 @@ use std::path::Path;
 
 /// First 8 bytes of every book.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
-/// The newest format version: written for books with values, and the newest one read.
-/// Books without values are written as version 1, which older othbook reads too.
-pub const VERSION: u32 = 2;
-/// The version of books without values.
+/// The newest format version, the newest one read: written for books with a game table.
+/// Books without one are written as version 2 (values) or 1 (no values), which older
+/// othbook reads too.
+pub const VERSION: u32 = 3;
+/// The version of books with values and no game table.
+pub const VERSION_VALUES: u32 = 2;
+/// The version of books without values or game table.
 pub const VERSION_NO_VALUES: u32 = 1;
 /// Data blocks are 2^16 bytes, each with its own checksum.
 pub const BLOCK_LOG2: u32 = 16;
@@ -37,8 +41,9 @@ pub const NODE_SIZE: usize = 40;
 /// Most bucket-index bits a book may use.
 pub const MAX_BUCKET_BITS: u8 = 28;
 
-/// The bincode-encoded header: its fields one after the other, the evaluation settings
-/// only in version 2.
+/// The bincode-encoded header: its fields one after the other; then the evaluation
+/// settings in version 2, or in version 3 the evaluation settings if any and the game
+/// table's sizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Seconds since 1970 (deterministic: see the format document).
@@ -62,6 +67,9 @@ pub struct Header {
     /// How the values were searched (version 2; `None` in version 1): the file then has an
     /// evaluation record per position after the trie.
     pub evaluation: Option<EvalInfo>,
+    /// Sizes of the game table (version 3; `None` before): the file then has the table
+    /// after the evaluation records.
+    pub game_table: Option<GameTableSize>,
 }
 
 /// bincode configuration of the header: standard (varint, little endian), at most 16 MiB.
@@ -85,9 +93,13 @@ impl Header {
             levels: field(bytes, &mut at, "trie levels")?,
             bucket_bits: field(bytes, &mut at, "index size")?,
             evaluation: None,
+            game_table: None,
         };
-        if version >= 2 {
+        if version == 2 {
             h.evaluation = Some(field(bytes, &mut at, "evaluation settings")?);
+        } else if version >= 3 {
+            h.evaluation = field(bytes, &mut at, "evaluation settings")?;
+            h.game_table = Some(field(bytes, &mut at, "game table sizes")?);
         }
         Ok((h, at))
     }
@@ -95,8 +107,10 @@ impl Header {
     /// The format version of a book with this header.
     #[must_use]
     pub fn version(&self) -> u32 {
-        if self.evaluation.is_some() {
+        if self.game_table.is_some() {
             VERSION
+        } else if self.evaluation.is_some() {
+            VERSION_VALUES
         } else {
             VERSION_NO_VALUES
         }
@@ -115,7 +129,12 @@ impl Header {
             self.bucket_bits,
         );
         out.extend(bincode::encode_to_vec(fixed, bincode_config())?);
-        if let Some(e) = &self.evaluation {
+        if let Some(g) = &self.game_table {
+            out.extend(bincode::encode_to_vec(
+                (&self.evaluation, g),
+                bincode_config(),
+            )?);
+        } else if let Some(e) = &self.evaluation {
             out.extend(bincode::encode_to_vec(e, bincode_config())?);
         }
         Ok(out)
@@ -161,7 +180,17 @@ pub struct Layout {
     pub nodes: Range<usize>,
     /// Evaluation records, one per position (empty in a book without values).
     pub evals: Range<usize>,
-    /// Block checksums, one `u64` per block of `data_start..evals.end`.
+    /// Game records (version 3; empty before).
+    pub games: Range<usize>,
+    /// Move bytes of the games.
+    pub game_moves: Range<usize>,
+    /// Name offsets: `u32` per name, plus one.
+    pub name_offsets: Range<usize>,
+    /// Name bytes.
+    pub name_bytes: Range<usize>,
+    /// End of the checksummed data (the end of the last table).
+    pub data_end: usize,
+    /// Block checksums, one `u64` per block of `data_start..data_end`.
     pub sums: Range<usize>,
     /// Whole file.
     pub file_len: usize,
@@ -190,8 +219,19 @@ impl Layout {
             0
         };
         let evals = at(nodes.end, evaluated, EVAL_SIZE)?;
-        let blocks = (evals.end - data_start).div_ceil(1 << BLOCK_LOG2);
-        let sums = at(evals.end, blocks as u64, 8)?;
+        let g = h.game_table.unwrap_or_default();
+        let games = at(evals.end, g.games, GAME_RECORD_SIZE)?;
+        let game_moves = at(games.end, g.move_bytes, 1)?;
+        let offsets = if h.game_table.is_some() {
+            g.names.checked_add(1)?
+        } else {
+            0
+        };
+        let name_offsets = at(game_moves.end, offsets, 4)?;
+        let name_bytes = at(name_offsets.end, g.name_bytes, 1)?;
+        let data_end = name_bytes.end;
+        let blocks = (data_end - data_start).div_ceil(1 << BLOCK_LOG2);
+        let sums = at(data_end, blocks as u64, 8)?;
         Some(Layout {
             data_start,
             index,
@@ -199,6 +239,11 @@ impl Layout {
             moves,
             nodes,
             evals,
+            games,
+            game_moves,
+            name_offsets,
+            name_bytes,
+            data_end,
             file_len: sums.end,
             sums,
         })
@@ -214,7 +259,7 @@ impl Layout {
     #[must_use]
     pub fn block(&self, b: usize) -> Range<usize> {
         let start = self.data_start + (b << BLOCK_LOG2);
-        start..(start + (1 << BLOCK_LOG2)).min(self.evals.end)
+        start..(start + (1 << BLOCK_LOG2)).min(self.data_end)
     }
 }
 
@@ -326,6 +371,7 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
         levels: levels_of(&data.nodes),
         bucket_bits,
         evaluation: data.info.evaluation.clone(),
+        game_table: data.games.as_ref().map(GameTable::size),
     };
     let header_bytes = header
         .encode()
@@ -380,6 +426,10 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
         }
     }
     debug_assert_eq!(out.len(), layout.evals.end);
+    if let Some(games) = &data.games {
+        games.encode(&mut out);
+    }
+    debug_assert_eq!(out.len(), layout.data_end);
     for b in 0..layout.blocks() {
         let sum = checksum(&out[layout.block(b)]);
         out.extend_from_slice(&sum.to_le_bytes());

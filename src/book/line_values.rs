@@ -49,6 +49,13 @@ impl Book {
             by: RankBy::Games,
             ..*query
         })?;
+        self.best_valued(all, query.limit)
+    }
+
+    /// The `limit` lines of `all` (most played first, ties in alphabetical order) whose
+    /// position has a value, best for black first, then most played; lines without a value
+    /// are left out. `all` may come from the book or be counted from its games.
+    pub fn best_valued(&self, all: Vec<Line>, limit: usize) -> Result<Vec<ValuedLine>, BookError> {
         let mut valued = Vec::new();
         for line in all {
             if let Some(black_value) = self.try_line_value(&line.moves)? {
@@ -62,7 +69,7 @@ impl Book {
                 .cmp(&a.black_value.score)
                 .then(b.line.stats.games().cmp(&a.line.stats.games()))
         });
-        valued.truncate(query.limit);
+        valued.truncate(limit);
         Ok(valued)
     }
 }

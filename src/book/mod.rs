@@ -30,6 +30,7 @@ mod data;
 mod default;
 mod eval;
 mod format;
+pub mod games;
 mod graph_lines;
 mod grow;
 pub mod interop;
@@ -40,7 +41,9 @@ mod reader;
 mod stats;
 mod values;
 
-pub use build::{build, stream_part, BuildReport, StreamBuilder, MAX_PLIES};
+pub use build::{
+    build, name_matches, stream_part, BuildReport, NameField, StreamBuilder, MAX_PLIES,
+};
 pub use checksum::checksum;
 pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
@@ -48,6 +51,7 @@ pub use data::{
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
 pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, SCORE_SCALE};
 pub use format::{encode, write_book, VERSION};
+pub use games::GameTable;
 pub use grow::NewLink;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
@@ -90,6 +94,17 @@ pub enum BookError {
     /// Books that cannot be merged.
     #[error("cannot merge: {0}")]
     Merge(String),
+    /// The book's game table is damaged.
+    #[error("{path}: {source}")]
+    GameTable {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        source: games::GameTableError,
+    },
+    /// Games given as a book's own that do not make the book.
+    #[error("these games are not the book's: {0}")]
+    GamesDiffer(games::GamesDifference),
     /// Books built with different options: their counts cannot be added up.
     #[error(
         "cannot merge: book {book} was built with other options than book 1: {}",

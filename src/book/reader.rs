@@ -9,6 +9,7 @@ use crate::book::format::{
     bucket_of, get_move, get_node, get_pos, le32, le64, meta_checksum, Header, Layout, BLOCK_LOG2,
     MAGIC, MAX_HEADER, META_SUM_AT, MOVE_SIZE, NODE_SIZE, POS_SIZE, PREAMBLE, VERSION,
 };
+use crate::book::games::GameTable;
 use crate::book::key::{code_move, representative, stable_hash, Canonical, PASS_CODE};
 use crate::book::stats::{MoveStats, PositionStats, Stats};
 use crate::book::BookError;
@@ -261,7 +262,7 @@ impl Book {
     /// The bytes of `range` (a part of the data region), once their blocks are verified.
     fn region(&self, range: Range<usize>) -> Result<&[u8], BookError> {
         let b = self.storage.bytes();
-        if range.start > range.end || range.end > self.layout.evals.end {
+        if range.start > range.end || range.end > self.layout.data_end {
             return Err(BookError::Invalid {
                 path: self.name.clone(),
                 reason: format!("record range {range:?} outside the tables"),
@@ -302,6 +303,33 @@ impl Book {
     #[must_use]
     pub fn version(&self) -> u32 {
         self.header.version()
+    }
+
+    /// Whether the book holds a table of its games (format version 3).
+    #[must_use]
+    pub fn has_games(&self) -> bool {
+        self.header.game_table.is_some()
+    }
+
+    /// The book's games, read and checked (`None` for a book written without them: older
+    /// books and imported ones).
+    pub fn games(&self) -> Result<Option<GameTable>, BookError> {
+        let Some(size) = &self.header.game_table else {
+            return Ok(None);
+        };
+        let l = &self.layout;
+        GameTable::decode(
+            size,
+            self.region(l.games.clone())?,
+            self.region(l.game_moves.clone())?,
+            self.region(l.name_offsets.clone())?,
+            self.region(l.name_bytes.clone())?,
+        )
+        .map(Some)
+        .map_err(|source| BookError::GameTable {
+            path: self.name.clone(),
+            source,
+        })
     }
 
     /// Whether the book holds searched values.
@@ -542,25 +570,9 @@ impl Book {
             .filter(|n| n.stats.games() >= query.min_games)
             .collect();
         // Ties keep trie order, which is the lines' alphabetical order.
-        match query.by {
-            RankBy::Games => nodes.sort_by_key(|n| std::cmp::Reverse(n.stats.games())),
-            RankBy::Score => nodes.sort_by(|a, b| {
-                let s = |n: &NodeEntry| n.stats.score().unwrap_or(-1.0);
-                s(b).total_cmp(&s(a))
-                    .then(b.stats.games().cmp(&a.stats.games()))
-            }),
-        }
+        rank_by(&mut nodes, query.by, |n| n.stats);
         nodes.truncate(query.limit);
-        // Lines are stored starting with f5: shown in the orientation of the start line, or
-        // of `first`. The symmetries of the start are their own inverses.
-        let first = match start.first() {
-            Some(Move::Play(sq)) => *sq,
-            _ => query.first,
-        };
-        let shown = Symmetry::START
-            .into_iter()
-            .find(|s| s.square(Square::F5) == first)
-            .unwrap_or(Symmetry::Identity);
+        let shown = shown_symmetry(start, query.first);
         let mut out = Vec::with_capacity(nodes.len());
         for n in nodes {
             let mut moves = Vec::with_capacity(plies);
@@ -647,6 +659,7 @@ impl Book {
             positions,
             moves,
             nodes,
+            games: self.games()?,
         })
     }
 }
@@ -686,8 +699,34 @@ fn check_preamble(head: &[u8], file_len: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// Sorts lines best first by `by` (stably: ties keep their order).
+pub(crate) fn rank_by<T>(items: &mut [T], by: RankBy, stats: impl Fn(&T) -> Stats) {
+    match by {
+        RankBy::Games => items.sort_by_key(|n| std::cmp::Reverse(stats(n).games())),
+        RankBy::Score => items.sort_by(|a, b| {
+            let (a, b) = (stats(a), stats(b));
+            let s = |n: &Stats| n.score().unwrap_or(-1.0);
+            s(&b).total_cmp(&s(&a)).then(b.games().cmp(&a.games()))
+        }),
+    }
+}
+
+/// The symmetry that shows lines stored from f5 in the orientation of `start`, or with the
+/// first move `first` when `start` is empty. The symmetries of the start are their own
+/// inverses.
+pub(crate) fn shown_symmetry(start: &[Move], first: Square) -> Symmetry {
+    let first = match start.first() {
+        Some(Move::Play(sq)) => *sq,
+        _ => first,
+    };
+    Symmetry::START
+        .into_iter()
+        .find(|s| s.square(Square::F5) == first)
+        .unwrap_or(Symmetry::Identity)
+}
+
 /// The start symmetry that sends a line's first move to f5.
-fn normalizer(first: Option<Move>) -> Symmetry {
+pub(crate) fn normalizer(first: Option<Move>) -> Symmetry {
     match first {
         Some(Move::Play(sq)) => Symmetry::START
             .into_iter()

@@ -156,6 +156,12 @@ fn pruning_keeps_exact_counts() {
 
 #[test]
 fn start_symmetries_of_the_games_give_identical_books() {
+    // The game tables differ (they keep the games as played): the statistics do not.
+    let build_bytes = |games: &[GameRecord], opts: &BuildOptions| {
+        let (mut data, _) = build(games, opts, 1_700_000_000, &|_| {}).expect("build");
+        data.games = None;
+        encode(&data).expect("encode")
+    };
     let gs = games(120, 30);
     let reference = build_bytes(&gs, &options(20, 1));
     for s in Symmetry::START {

@@ -79,7 +79,7 @@ pub struct Args {
     threads: Option<usize>,
 }
 
-fn parse_years(text: &str) -> Result<(u16, u16)> {
+pub(super) fn parse_years(text: &str) -> Result<(u16, u16)> {
     let err = || bad(format!("--years {text:?}: use A-B or A, e.g. 1990-2000"));
     let (a, b) = match text.split_once('-') {
         Some((a, b)) => (a.trim(), b.trim()),

@@ -28,19 +28,22 @@ enum Sub {
     /// Convert games to gam, moves, pgn, ggf or wtb (WTHOR, with WTHOR.JOU/.TRN beside it).
     /// Example: othbook games convert logbook.gam.gz --to pgn -o logbook.pgn
     Convert(ConvertArgs),
-    /// Player names with their number of games, most games first.
+    /// Player names with their number of games, most games first (of game files or a book).
     /// Example: othbook games players ../shared/data/wthor/*.wtb --limit 20
     Players(NamesArgs),
     /// Event (tournament) names with their number of games, most games first.
-    /// Example: othbook games events ../shared/data/pgn/WTH_2021.pgn
+    /// Example: othbook games events --book books/wthor.book
     Events(NamesArgs),
+    /// The games of a book that reach a position, most recent first; filters; export.
+    /// Example: othbook games find f5d6c3 --player tamenori
+    Find(super::games_find::Args),
 }
 
 /// Input options shared by the subcommands.
 #[derive(clap::Args, Debug)]
 struct Input {
     /// Game files: .gam, .wtb, .ggf, .pgn, .csv, move lists (.txt); any text format may be .gz.
-    #[arg(required = true)]
+    /// (`games players` and `games events` also read a book: `--book B` or a .book file.)
     files: Vec<PathBuf>,
     /// Read every file as this format (gam, wthor, ggf, pgn, moves, csv) instead of by
     /// extension and content.
@@ -91,9 +94,17 @@ struct ConvertArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  othbook games players ../shared/data/wthor/*.wtb --limit 20\n  \
+othbook games players --book books/wthor.book --search murakami\n  \
+othbook games events my.book"
+)]
 struct NamesArgs {
     #[command(flatten)]
     input: Input,
+    /// Count the games of this book (its game table) instead of game files.
+    #[arg(long, conflicts_with = "files")]
+    book: Option<PathBuf>,
     /// Only names containing this text (case and accents ignored).
     #[arg(long)]
     search: Option<String>,
@@ -111,6 +122,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Sub::Convert(a) => convert(a, out),
         Sub::Players(a) => names(a, true, out),
         Sub::Events(a) => names(a, false, out),
+        Sub::Find(a) => super::games_find::run(a, out),
     }
 }
 
@@ -122,6 +134,9 @@ fn read_each(input: &Input, sink: &mut Sink<'_, anyhow::Error>) -> Result<Ingest
 }
 
 fn read_each_checked(input: &Input, sink: &mut Sink<'_, anyhow::Error>) -> Result<IngestSummary> {
+    if input.files.is_empty() {
+        return Err(bad("no game file given"));
+    }
     let opts = IngestOptions {
         format: input.from,
         strict: input.strict,
@@ -374,11 +389,47 @@ fn tsv(report: &GameStatsReport) -> String {
 
 /// `games players` and `games events`: names with their game counts.
 fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
+    let book = match (&a.book, a.input.files.as_slice()) {
+        (Some(b), _) => Some(b.clone()),
+        (None, [one])
+            if one
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("book")) =>
+        {
+            Some(one.clone())
+        }
+        (None, files)
+            if files
+                .iter()
+                .any(|f| f.extension().is_some_and(|e| e == "book")) =>
+        {
+            return Err(bad(
+                "a book is read on its own: give one .book file (or --book B), not game files too",
+            ))
+        }
+        _ => None,
+    };
     let mut counts = NameCounts::default();
-    let summary = read_each(&a.input, &mut |_, games| {
-        games.iter().for_each(|g| counts.add(g));
-        Ok(())
-    })?;
+    let summary = match &book {
+        Some(path) => {
+            let opened = super::common::open_book(Some(path))?;
+            let table = super::query_filter::book_games(
+                &opened,
+                &path.display().to_string(),
+                if players {
+                    "`games players`"
+                } else {
+                    "`games events`"
+                },
+            )?;
+            counts = table.name_counts();
+            IngestSummary::default()
+        }
+        None => read_each(&a.input, &mut |_, games| {
+            games.iter().for_each(|g| counts.add(g));
+            Ok(())
+        })?,
+    };
     let map = if players {
         &counts.players
     } else {

@@ -63,6 +63,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                     None => "none (othbook book evaluate adds them)".into(),
                 },
             )?;
+            row(
+                "game table",
+                match &r.game_table {
+                    Some(t) => format!(
+                        "{} games, {} players, {} events",
+                        t.games, t.players, t.events
+                    ),
+                    None => {
+                        "none (an older or imported book; othbook book add-games adds it)".into()
+                    }
+                },
+            )?;
             for s in &r.sources {
                 row(
                     "source",

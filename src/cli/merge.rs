@@ -23,6 +23,11 @@ pub struct Args {
     /// Leave out positions, moves and lines seen in fewer games (after adding up).
     #[arg(long, default_value_t = 1)]
     min_games: u32,
+    /// Count identical games once (same line up to the symmetries of the start position),
+    /// e.g. books built from overlapping collections: the statistics are built again from
+    /// the books' games without repeats. Every input must hold its games (format 3).
+    #[arg(long)]
+    dedupe: bool,
     /// Write the merged book even when the inputs hold no game (by default that is an error
     /// and nothing is written).
     #[arg(long)]
@@ -52,7 +57,30 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         }
         books.push(data);
     }
-    let merged = BookData::merge(&books, args.min_games).map_err(|e| match e {
+    let without_games: Vec<String> = books
+        .iter()
+        .zip(&args.inputs)
+        .filter(|(b, _)| b.games.is_none())
+        .map(|(_, p)| p.display().to_string())
+        .collect();
+    if !without_games.is_empty() && !args.dedupe {
+        eprintln!(
+            "warning: {} {} no game table: the merged book has none (games find, explore \
+             --games and the filters will not work on it)",
+            without_games.join(", "),
+            if without_games.len() == 1 {
+                "has"
+            } else {
+                "have"
+            }
+        );
+    }
+    let merge = if args.dedupe {
+        BookData::merge_deduped
+    } else {
+        BookData::merge
+    };
+    let merged = merge(&books, args.min_games).map_err(|e| match e {
         // The files by name: "book 2" means little to someone who typed a glob.
         BookError::OptionsDiffer { book, differences } => {
             let first = args.inputs[0].display().to_string();
@@ -73,9 +101,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .with_context(|| format!("writing {}", args.output.display()))?;
     writeln!(
         out,
-        "{}: {} games, {} positions, {} moves, {} lines, {bytes} bytes",
+        "{}: {} games{}, {} positions, {} moves, {} lines, {bytes} bytes",
         args.output.display(),
         merged.info.games,
+        match (
+            &merged.games,
+            books.iter().map(|b| b.info.games).sum::<u64>()
+        ) {
+            (Some(_), all) if all > merged.info.games => {
+                format!(" ({} repeated games left out)", all - merged.info.games)
+            }
+            _ => String::new(),
+        },
         merged.positions.len(),
         merged.moves.len(),
         merged.nodes.len()

@@ -12,6 +12,8 @@ mod common;
 mod explore;
 mod explore_view;
 mod games;
+mod games_find;
+mod games_listing;
 mod gtp;
 mod info;
 mod interrupt;
@@ -20,6 +22,7 @@ mod nboard;
 mod openings;
 mod perft;
 mod play_match;
+mod query_filter;
 mod reading;
 mod review;
 mod solve;
@@ -31,6 +34,8 @@ pub use common::BadInput;
 const EXAMPLES: &str = "\
 Examples:
   othbook explore f5                   the default book after f5: games, results, next moves
+  othbook explore f5d6 --player tamenori --games 5    counted from one player's games, listed
+  othbook games find f5d6c3d3c4        the games behind a position, most recent first
   othbook top --plies 10 --first d3    the most played 10-ply lines
   othbook openings tiger               named openings, their lines and games in the book
   othbook build ../shared/data/wthor/*.wtb -o my.book --plies 30 --min-games 2

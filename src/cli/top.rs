@@ -4,10 +4,12 @@
 
 use super::common::{bad, diff_cell, open_book, percent_cells, tsv_num, write_json, OutputFormat};
 use super::explore_view::tsv_value_cells;
+use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Move, Position, Square};
 use othbook::book::{RankBy, TopQuery};
 use othbook::openings::Openings;
+use othbook::report::top::GamesFilter;
 use othbook::report::TopReport;
 use std::io::Write;
 use std::path::PathBuf;
@@ -61,6 +63,8 @@ pub struct Args {
     /// First move of the lines shown: d3, c4, e6 or f5 [default: f5; with moves, their first].
     #[arg(long, conflicts_with = "moves")]
     first: Option<String>,
+    #[command(flatten)]
+    filter: FilterArgs,
     /// Output style.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -115,11 +119,23 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         min_games,
         first,
     };
+    let filter = args.filter.filter()?;
+    let games = match &filter {
+        Some(f) => {
+            let table = book_games(&book, &book_label(args.book.as_deref()), FILTER_NEEDS)?;
+            let chosen = selection(f, &table)?;
+            Some((table, chosen))
+        }
+        None => None,
+    };
     let report = TopReport::build(
         &book,
         &query,
         matches!(args.by, By::Value),
         Openings::standard(),
+        games
+            .as_ref()
+            .map(|(table, selection)| GamesFilter { table, selection }),
     )?;
     match args.format {
         OutputFormat::Table if report.lines.is_empty() => {
@@ -146,7 +162,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             )?;
             Ok(())
         }
-        OutputFormat::Table => table(&report, out),
+        OutputFormat::Table => {
+            table(&report, out)?;
+            if let Some(f) = &filter {
+                writeln!(out, "games: only those matching {}", describe(f))?;
+            }
+            Ok(())
+        }
         OutputFormat::Tsv => tsv(&report, out),
         OutputFormat::Json => write_json(out, &report),
     }

@@ -28,6 +28,8 @@ pub struct InfoReport {
     pub options: InfoOptions,
     /// What the values hold; `null` for a book without values.
     pub values: Option<InfoValues>,
+    /// The book's table of games; `null` for a book without one (older or imported).
+    pub game_table: Option<InfoGameTable>,
     /// The input files, sorted by name.
     pub sources: Vec<InfoSource>,
 }
@@ -64,6 +66,17 @@ pub struct InfoValues {
     pub missing: u64,
     /// Positions added by deviation learning.
     pub added: u64,
+}
+
+/// What a book's game table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfoGameTable {
+    /// Games stored.
+    pub games: u64,
+    /// Distinct player names.
+    pub players: u64,
+    /// Distinct event names.
+    pub events: u64,
 }
 
 /// One input file of the book.
@@ -109,6 +122,15 @@ impl InfoReport {
                 complete_only: f.complete_only,
             },
             values: values_of(book)?,
+            // Read, so checked.
+            game_table: book.games()?.map(|t| {
+                let names = t.name_counts();
+                InfoGameTable {
+                    games: t.len() as u64,
+                    players: names.players.len() as u64,
+                    events: names.events.len() as u64,
+                }
+            }),
             sources: info
                 .sources
                 .iter()

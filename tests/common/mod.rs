@@ -210,7 +210,7 @@ pub fn partly_evaluated_book() -> &'static Path {
     })
 }
 
-/// The default book without its values (format version 1), written once per test binary:
+/// The default book without its values (its game table kept), written once per test binary:
 /// the starting point of the books these tests evaluate themselves.
 pub fn default_without_values() -> &'static Path {
     static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
@@ -225,7 +225,7 @@ pub fn default_without_values() -> &'static Path {
     })
 }
 
-/// A copy of the default book without its values (format version 1), written into `dir`
+/// A copy of the default book without its values (game table kept), written into `dir`
 /// as `no-values.book`: for the tests of what books without values do.
 pub fn default_book_without_values(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("no-values.book");

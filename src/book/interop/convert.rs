@@ -109,6 +109,7 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
         positions,
         moves,
         nodes: vec![root_node()],
+        games: None,
     };
     let relink = data.relink();
     report.stale = relink.stale;

@@ -2,6 +2,7 @@
 //! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines);
 //! and other programs' books: `import` and `export` (Edax book.dat).
 
+mod add_games;
 mod apply;
 mod deviate;
 mod evaluate;
@@ -37,6 +38,9 @@ enum Command {
     /// Read another program's book (Edax book.dat) into an othbook book with values.
     /// Example: othbook book import book.dat -o edax.book
     Import(import::Args),
+    /// Give a book written before format version 3 the table of its games (values kept).
+    /// Example: othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb
+    AddGames(add_games::Args),
     /// Write an evaluated book in another program's format (Edax book.dat).
     /// Example: othbook book export my.book --to edax -o book.dat
     Export(export::Args),
@@ -50,5 +54,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Command::Deviate(a) => deviate::run(a, out),
         Command::Import(a) => import::run(a, out),
         Command::Export(a) => export::run(a, out),
+        Command::AddGames(a) => add_games::run(a, out),
     }
 }

@@ -1,0 +1,132 @@
+//! Query-time filters: a [`GameFilter`] (the one `build` applies) checked against a game
+//! table. Each distinct name is matched once, so testing a game costs a few array reads.
+
+use super::{GameTable, StoredGame};
+use crate::book::build::{name_matches, NameField};
+use crate::book::GameFilter;
+use crate::transcript::people::closest;
+
+/// Which names a filter text was looked up in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameKind {
+    /// Player names (`--player`).
+    Player,
+    /// Event names (`--event`).
+    Event,
+}
+
+/// Why a filter cannot be applied to a book's games.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FilterError {
+    /// No name of the book contains the text.
+    #[error("{}", unknown_text(*kind, query, closest))]
+    UnknownName {
+        /// Player or event.
+        kind: NameKind,
+        /// The text given.
+        query: String,
+        /// The closest names with their game counts, closest first (may be empty).
+        closest: Vec<(String, u64)>,
+    },
+}
+
+fn unknown_text(kind: NameKind, query: &str, near: &[(String, u64)]) -> String {
+    let (option, what) = match kind {
+        NameKind::Player => ("--player", "player"),
+        NameKind::Event => ("--event", "event"),
+    };
+    let mut s = format!("{option} {query:?}: no {what} of the book's games has that name");
+    if near.is_empty() {
+        s.push_str(", and none is close");
+    } else {
+        let list: Vec<String> = near
+            .iter()
+            .map(|(n, g)| format!("{n} ({g} game{})", if *g == 1 { "" } else { "s" }))
+            .collect();
+        s.push_str(&format!("; the closest are {}", list.join(", ")));
+    }
+    s
+}
+
+/// A filter ready to test the games of one table.
+#[derive(Clone, Debug)]
+pub struct GameSelection {
+    filter: GameFilter,
+    /// Per name of the table: contains the player text.
+    player: Vec<bool>,
+    /// Per name of the table: contains the event text.
+    event: Vec<bool>,
+}
+
+impl GameSelection {
+    /// `filter` for the games of `table`. A player or event text that no name of the
+    /// table contains is an error naming the closest names.
+    pub fn new(filter: &GameFilter, table: &GameTable) -> Result<GameSelection, FilterError> {
+        let per_name = |text: &Option<String>| -> Vec<bool> {
+            match text {
+                Some(t) => table.names.iter().map(|n| name_matches(n, t)).collect(),
+                None => Vec::new(),
+            }
+        };
+        let selection = GameSelection {
+            filter: filter.clone(),
+            player: per_name(&filter.player),
+            event: per_name(&filter.event),
+        };
+        let checks = [
+            (NameKind::Player, &filter.player, &selection.player),
+            (NameKind::Event, &filter.event, &selection.event),
+        ];
+        if checks.iter().any(|(_, t, _)| t.is_some()) {
+            let counts = table.name_counts();
+            for (kind, text, hits) in checks {
+                let Some(text) = text else { continue };
+                let names = match kind {
+                    NameKind::Player => &counts.players,
+                    NameKind::Event => &counts.events,
+                };
+                let any = table
+                    .names
+                    .iter()
+                    .zip(hits)
+                    .any(|(n, &hit)| hit && names.contains_key(n));
+                if !any {
+                    return Err(FilterError::UnknownName {
+                        kind,
+                        query: text.clone(),
+                        closest: closest(names, text, 5)
+                            .into_iter()
+                            .map(|n| (n.to_string(), names[n]))
+                            .collect(),
+                    });
+                }
+            }
+        }
+        Ok(selection)
+    }
+
+    /// Whether the filter selects nothing out (every game passes).
+    #[must_use]
+    pub fn is_everything(&self) -> bool {
+        self.filter == GameFilter::default()
+    }
+
+    /// The filter.
+    #[must_use]
+    pub fn filter(&self) -> &GameFilter {
+        &self.filter
+    }
+
+    /// Whether game `g` of the table passes.
+    #[inline]
+    #[must_use]
+    pub fn accepts(&self, g: &StoredGame) -> bool {
+        let hit = |list: &[bool], n: u32| list.get(n as usize).copied().unwrap_or(false);
+        self.filter
+            .accepts_parts(g.complete, g.year, |field| match field {
+                NameField::Black => hit(&self.player, g.black),
+                NameField::White => hit(&self.player, g.white),
+                NameField::Event => hit(&self.event, g.event),
+            })
+    }
+}

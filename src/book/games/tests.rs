@@ -1,0 +1,356 @@
+//! Tests of the game table: byte round trips, damage, and the scan against the book's own
+//! counts (every position, move and line of random books, with and without filters).
+
+use super::*;
+use crate::board::Square;
+use crate::board::{Board, Move};
+use crate::book::tests::random_game;
+use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, PlayerColor};
+use crate::book::{RankBy, TopQuery};
+use proptest::prelude::*;
+
+fn games(n: u64, plies: usize) -> Vec<GameRecord> {
+    let names = ["Éric Pétré", "Bob", "Tamenori Hideshi", "Ålice"];
+    let events = ["Cup", "World Championship", "Open de Paris"];
+    (0..n)
+        .map(|i| {
+            let mut g = random_game(
+                i % (n / 2 + 1),
+                plies,
+                if i % 3 == 0 { "a.gam" } else { "b.wtb" },
+            );
+            g.black = (i % 7 != 0).then(|| names[(i % 4) as usize].to_string());
+            g.white = Some(names[((i / 4) % 4) as usize].to_string());
+            g.event = (i % 5 != 0).then(|| events[(i % 3) as usize].to_string());
+            g.source.location = if i % 3 == 0 {
+                Location::Line(i + 1)
+            } else {
+                Location::Record(i + 1)
+            };
+            if i % 11 == 0 {
+                g.year = None;
+            }
+            g
+        })
+        .collect()
+}
+
+fn book_of(games: &[GameRecord], plies: u8, filter: GameFilter) -> (BookData, Book) {
+    let opts = BuildOptions {
+        plies,
+        min_games: 1,
+        filter,
+    };
+    let (data, _) = build(games, &opts, 1, &|_| {}).expect("build");
+    let book = Book::from_bytes(encode(&data).expect("encode"), "t.book").expect("opens");
+    (data, book)
+}
+
+/// Every position of the book, as boards (canonical keys are boards too).
+fn boards(data: &BookData) -> Vec<Board> {
+    data.positions
+        .iter()
+        .map(|p| Board::from_bits(p.key.player, p.key.opponent))
+        .collect()
+}
+
+#[test]
+fn table_round_trips_through_the_book_file() {
+    let g = games(300, 60);
+    let (data, book) = book_of(&g, 20, GameFilter::default());
+    assert_eq!(book.version(), crate::book::VERSION);
+    let table = book.games().expect("reads").expect("has games");
+    assert_eq!(Some(&table), data.games.as_ref());
+    assert_eq!(table.len(), 300);
+    // Most recent first; unknown years last.
+    let years: Vec<u16> = table.games().iter().map(|g| g.year.unwrap_or(0)).collect();
+    assert!(years.windows(2).all(|w| w[0] >= w[1]));
+    // The records give the games back.
+    for i in 0..table.len() {
+        let r = table.record(i).expect("record");
+        assert!(g.iter().any(|x| x.moves == r.moves
+            && x.black == r.black
+            && x.source == r.source
+            && x.result.as_ref().map(|r| r.disc_diff) == r.result.as_ref().map(|r| r.disc_diff)));
+    }
+}
+
+#[test]
+fn the_scan_finds_exactly_what_the_book_counts() {
+    let g = games(400, 60);
+    let (data, book) = book_of(&g, 16, GameFilter::default());
+    let table = data.games.as_ref().expect("games");
+    for board in boards(&data) {
+        let found = table.find(&board, 16, None, 1).expect("scan");
+        assert_eq!(Some(found.stats), book.probe(&board), "{board:?}");
+        assert_eq!(found.moves, book.moves(&board), "{board:?}");
+        assert_eq!(found.matches.len() as u64, found.stats.games());
+        // Every image of the board finds the same games, with the next move turned with it.
+        for s in crate::board::Symmetry::ALL {
+            let image = board.transform(s);
+            let other = table.find(&image, 16, None, 1).expect("scan");
+            assert_eq!(other.stats, found.stats);
+            for (a, b) in found.matches.iter().zip(&other.matches) {
+                assert_eq!((a.game, a.ply), (b.game, b.ply));
+                let same =
+                    |m: Option<Move>| m.map(|m| crate::book::key::equivalent_moves(&image, m));
+                assert_eq!(same(a.next.map(|m| s.apply_move(m))), same(b.next));
+            }
+        }
+    }
+}
+
+#[test]
+fn filters_at_query_time_agree_with_a_book_built_with_them() {
+    let g = games(400, 60);
+    let (all, _) = book_of(&g, 14, GameFilter::default());
+    let table = all.games.as_ref().expect("games");
+    let filters = [
+        GameFilter {
+            player: Some("PETRE".into()),
+            ..GameFilter::default()
+        },
+        GameFilter {
+            player: Some("bob".into()),
+            player_color: PlayerColor::White,
+            years: Some((1995, 2005)),
+            ..GameFilter::default()
+        },
+        GameFilter {
+            event: Some("championship".into()),
+            complete_only: true,
+            ..GameFilter::default()
+        },
+    ];
+    for filter in filters {
+        let selection = GameSelection::new(&filter, table).expect("known names");
+        let (filtered, book) = book_of(&g, 14, filter.clone());
+        assert!(filtered.info.games > 0, "{filter:?} selects some games");
+        for board in boards(&all) {
+            let found = table.find(&board, 14, Some(&selection), 1).expect("scan");
+            let expected = book.probe(&board);
+            assert_eq!(
+                expected.unwrap_or_default(),
+                found.stats,
+                "{filter:?} {board:?}"
+            );
+            assert_eq!(found.moves, book.moves(&board));
+        }
+        for plies in [3, 6, 10] {
+            let query = TopQuery {
+                start: &[],
+                plies,
+                limit: 50,
+                by: RankBy::Games,
+                min_games: 1,
+                first: Square::D3,
+            };
+            let lines = table.top_lines(&query, 14, Some(&selection));
+            assert_eq!(
+                lines,
+                book.top_lines(&query).expect("top"),
+                "{filter:?} {plies}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_name_is_an_error_with_the_closest_names() {
+    let g = games(50, 20);
+    let table = GameTable::from_records(&g);
+    let filter = GameFilter {
+        player: Some("Tamenory".into()),
+        ..GameFilter::default()
+    };
+    let e = GameSelection::new(&filter, &table).expect_err("unknown");
+    let FilterError::UnknownName { kind, closest, .. } = &e;
+    assert_eq!(*kind, NameKind::Player);
+    assert_eq!(closest[0].0, "Tamenori Hideshi");
+    assert!(e.to_string().contains("Tamenori Hideshi"), "{e}");
+    // An event name is not a player name.
+    let filter = GameFilter {
+        player: Some("Open de Paris".into()),
+        ..GameFilter::default()
+    };
+    assert!(GameSelection::new(&filter, &table).is_err());
+}
+
+#[test]
+fn books_without_a_game_table_are_written_in_the_older_versions_and_open() {
+    let g = games(60, 30);
+    let (mut data, _) = book_of(&g, 10, GameFilter::default());
+    data.games = None;
+    let book = Book::from_bytes(encode(&data).expect("encode"), "old.book").expect("opens");
+    assert_eq!(book.version(), 1);
+    assert!(!book.has_games());
+    assert_eq!(book.games().expect("no error"), None);
+}
+
+#[test]
+fn a_damaged_game_table_is_a_clear_error() {
+    let g = games(60, 30);
+    let (data, book) = book_of(&g, 10, GameFilter::default());
+    // A flipped byte in the table: the block checksum catches it.
+    let mut bytes = encode(&data).expect("encode");
+    let at = book.file_len() - book.data_blocks().count() * 8 - 3;
+    bytes[at] ^= 0x20;
+    let err = match Book::from_bytes(bytes, "bad.book") {
+        Err(e) => e.to_string(),
+        Ok(b) => b.games().expect_err("damaged").to_string(),
+    };
+    assert!(err.contains("checksum mismatch"), "{err}");
+    // A table whose checksums are right but whose contents are impossible.
+    let mut bad = data.clone();
+    let table = bad.games.as_mut().expect("games");
+    table.games[3].black = table.names.len() as u32 + 5;
+    let book = Book::from_bytes(encode(&bad).expect("encode"), "bad.book").expect("opens");
+    let err = book.games().expect_err("bad index").to_string();
+    assert!(
+        err.contains("game table: game 4 has a name index out of range"),
+        "{err}"
+    );
+    let mut bad = data.clone();
+    let table = bad.games.as_mut().expect("games");
+    let first = table.games[0].moves_start as usize;
+    table.moves[first] = 36;
+    let book = Book::from_bytes(encode(&bad).expect("encode"), "bad.book").expect("opens");
+    let err = book.games().expect_err("bad move").to_string();
+    assert!(err.contains("game 1 has the move code 36"), "{err}");
+}
+
+#[test]
+fn merging_concatenates_the_games_and_dedupe_drops_repeats() {
+    let g = games(120, 40);
+    let (a, _) = book_of(&g[..50], 12, GameFilter::default());
+    let (b, _) = book_of(&g[50..], 12, GameFilter::default());
+    let (whole, _) = book_of(&g, 12, GameFilter::default());
+    let merged = BookData::merge(&[a, b], 1).expect("merge");
+    assert_eq!(merged.games, whole.games);
+    let table = whole.games.as_ref().expect("games");
+    let deduped = table.deduped();
+    // `games` repeats seeds: 120 games of 61 lines (some repeat by chance as well).
+    assert!(
+        deduped.len() <= 61 && deduped.len() > 30,
+        "{}",
+        deduped.len()
+    );
+}
+
+fn any_game() -> impl Strategy<Value = GameRecord> {
+    (
+        any::<u64>(),
+        0usize..70,
+        proptest::option::of("[a-zA-Zéü ]{0,12}"),
+        proptest::option::of("[a-z]{1,5}"),
+        proptest::option::of(1u16..3000),
+        proptest::option::of(-64i32..=64),
+        any::<bool>(),
+        0u64..1 << 31,
+    )
+        .prop_map(|(seed, plies, black, event, year, diff, line, at)| {
+            let mut g = random_game(seed, plies, "x.ggf");
+            g.black = black;
+            g.white = None;
+            g.event = event;
+            g.year = year;
+            g.result = diff.map(|d| crate::transcript::GameResult {
+                disc_diff: d,
+                raw: d.to_string(),
+            });
+            g.source.location = if line {
+                Location::Line(at)
+            } else {
+                Location::Record(at)
+            };
+            g
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn game_tables_round_trip(list in proptest::collection::vec(any_game(), 0..40)) {
+        let table = GameTable::from_records(&list);
+        let mut bytes = Vec::new();
+        table.encode(&mut bytes);
+        let size = table.size();
+        let r = size.games as usize * GAME_RECORD_SIZE;
+        let m = r + size.move_bytes as usize;
+        let o = m + (size.names as usize + 1) * 4;
+        let back = GameTable::decode(&size, &bytes[..r], &bytes[r..m], &bytes[m..o], &bytes[o..])
+            .expect("decodes");
+        prop_assert_eq!(&back, &table);
+        // Input order does not change the table.
+        let mut reversed = list.clone();
+        reversed.reverse();
+        prop_assert_eq!(GameTable::from_records(&reversed), table);
+    }
+}
+
+#[test]
+fn merge_with_dedupe_counts_each_line_once() {
+    let g = games(200, 40);
+    let (a, _) = book_of(&g[..120], 12, GameFilter::default());
+    let (b, _) = book_of(&g[60..], 12, GameFilter::default());
+    let merged = BookData::merge_deduped(&[a, b], 2).expect("merge");
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<GameRecord> = g
+        .iter()
+        .filter(|x| seen.insert(crate::board::normalize_line(&x.moves).0))
+        .cloned()
+        .collect();
+    let opts = BuildOptions {
+        plies: 12,
+        min_games: 2,
+        filter: GameFilter::default(),
+    };
+    let (expected, _) = build(&distinct, &opts, 1, &|_| {}).expect("build");
+    assert_eq!(merged.info.games, distinct.len() as u64);
+    assert_eq!(merged.positions, expected.positions);
+    assert_eq!(merged.moves, expected.moves);
+    assert_eq!(merged.nodes, expected.nodes);
+    assert_eq!(
+        merged.games.as_ref().map(GameTable::len),
+        Some(distinct.len())
+    );
+    // A book without its games cannot be deduplicated.
+    let (mut c, _) = book_of(&g[..10], 12, GameFilter::default());
+    let (d, _) = book_of(&g[10..20], 12, GameFilter::default());
+    c.games = None;
+    let err = BookData::merge_deduped(&[d, c], 1)
+        .expect_err("no games")
+        .to_string();
+    assert!(err.contains("book 2 has no game table"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Whatever the bytes (a table damaged in a way its checksums cannot see), decoding is an
+    /// error or a table, never a panic; and the scan of a decoded table does not panic.
+    #[test]
+    fn any_bytes_decode_to_a_table_or_an_error(
+        records in proptest::collection::vec(any::<u8>(), 0..240),
+        moves in proptest::collection::vec(any::<u8>(), 0..200),
+        offsets in proptest::collection::vec(any::<u8>(), 0..40),
+        names in proptest::collection::vec(any::<u8>(), 0..40),
+    ) {
+        let records = &records[..records.len() / GAME_RECORD_SIZE * GAME_RECORD_SIZE];
+        let offsets = &offsets[..offsets.len() / 4 * 4];
+        let size = GameTableSize {
+            games: (records.len() / GAME_RECORD_SIZE) as u64,
+            move_bytes: moves.len() as u64,
+            names: (offsets.len() / 4).saturating_sub(1) as u64,
+            name_bytes: names.len() as u64,
+        };
+        if let Ok(table) = GameTable::decode(&size, records, &moves, offsets, &names) {
+            let _ = table.find(&Board::START, 60, None, 1);
+            let _ = table.name_counts();
+            for i in 0..table.len() {
+                let _ = table.record(i);
+            }
+        }
+    }
+}

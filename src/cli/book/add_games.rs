@@ -1,0 +1,83 @@
+//! `othbook book add-games`: gives a book written before format version 3 the table of its
+//! games, keeping its values: the games are read again, checked to make exactly the book's
+//! statistics, and stored.
+
+use super::output;
+use crate::cli::common::{bad, distinct_files, input_format, unreadable_inputs};
+use crate::cli::reading::input_progress;
+use anyhow::Result;
+use othbook::transcript::{ingest_each, IngestOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `othbook book add-games`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Give the game files the book was built from, with the same --dedupe \
+and --input-format: they are built again with the book's options and must give exactly its \
+games, positions, moves and lines (otherwise nothing is written). Values, sources and the \
+date are kept; the book becomes format version 3.\n\n\
+Example:\n  othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb"
+)]
+pub struct Args {
+    /// The book.
+    book: PathBuf,
+    /// The game files it was built from.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Write the result here (default: replace BOOK).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// The book was built with --dedupe.
+    #[arg(long)]
+    dedupe: bool,
+    /// Read every input as this format (default: by extension and content).
+    #[arg(long = "input-format")]
+    input_format: Option<String>,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let path = output::target(&args.book, args.output.as_ref())?;
+    distinct_files(&args.inputs, &[&path])?;
+    let mut data = output::read(&args.book)?;
+    if data.games.is_some() {
+        writeln!(
+            out,
+            "{}: the book already holds its {} games; nothing to do",
+            args.book.display(),
+            data.info.games
+        )?;
+        return Ok(());
+    }
+    if data.info.options.plies == 0 {
+        return Err(bad(format!(
+            "{}: an imported book holds no games to add",
+            args.book.display()
+        )));
+    }
+    let options = IngestOptions {
+        format: input_format(args.input_format.as_deref())?,
+        dedupe: args.dedupe,
+        ..IngestOptions::default()
+    };
+    let (bar, progress) = input_progress(&args.inputs);
+    let mut games = Vec::new();
+    let summary =
+        ingest_each::<anyhow::Error>(&args.inputs, &options, progress, &mut |_, mut g| {
+            games.append(&mut g);
+            Ok(())
+        });
+    bar.finish_and_clear();
+    let summary = summary?;
+    unreadable_inputs(&summary, "nothing written")?;
+    data.attach_games(&games)
+        .map_err(|e| bad(format!("{}: {e}", args.book.display())))?;
+    let bytes = output::write(&path, &data)?;
+    writeln!(
+        out,
+        "{}: {} games added; format version 3, {bytes} bytes",
+        path.display(),
+        data.games.as_ref().map_or(0, othbook::book::GameTable::len)
+    )?;
+    Ok(())
+}

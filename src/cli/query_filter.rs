@@ -1,0 +1,101 @@
+//! Query-time game filters (`--player`, `--color`, `--years`, `--event`, `--complete-only`)
+//! shared by `explore`, `top` and `games find`, and reading a book's game table for them.
+
+use super::build::{parse_years, Side};
+use super::common::bad;
+use anyhow::Result;
+use othbook::book::games::GameSelection;
+use othbook::book::{Book, GameFilter, GameTable, PlayerColor};
+
+/// The filter options of a query.
+#[derive(clap::Args, Debug, Default)]
+pub struct FilterArgs {
+    /// Only games of a player whose name contains this text (case and accents ignored);
+    /// the statistics are then counted from the book's games that match.
+    #[arg(long)]
+    pub player: Option<String>,
+    /// The side --player must have had.
+    #[arg(long, value_enum, requires = "player")]
+    pub color: Option<Side>,
+    /// Only games of these years: `1990-2000` or `1995`.
+    #[arg(long)]
+    pub years: Option<String>,
+    /// Only games of an event whose name contains this text (case and accents ignored).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Only games played to the end.
+    #[arg(long)]
+    pub complete_only: bool,
+}
+
+impl FilterArgs {
+    /// The filter, or `None` when no option was given.
+    pub fn filter(&self) -> Result<Option<GameFilter>> {
+        let filter = GameFilter {
+            player: self.player.clone(),
+            player_color: match self.color {
+                None | Some(Side::Either) => PlayerColor::Either,
+                Some(Side::Black) => PlayerColor::Black,
+                Some(Side::White) => PlayerColor::White,
+            },
+            years: self.years.as_deref().map(parse_years).transpose()?,
+            event: self.event.clone(),
+            complete_only: self.complete_only,
+        };
+        Ok((filter != GameFilter::default()).then_some(filter))
+    }
+}
+
+/// The filter in the words of its options: `--player "tamenori" --color white --years 1990-2000`.
+pub fn describe(f: &GameFilter) -> String {
+    let mut parts = Vec::new();
+    if let Some(p) = &f.player {
+        parts.push(format!("--player {p:?}"));
+        match f.player_color {
+            PlayerColor::Black => parts.push("--color black".into()),
+            PlayerColor::White => parts.push("--color white".into()),
+            PlayerColor::Either => {}
+        }
+    }
+    if let Some((a, b)) = f.years {
+        parts.push(if a == b {
+            format!("--years {a}")
+        } else {
+            format!("--years {a}-{b}")
+        });
+    }
+    if let Some(e) = &f.event {
+        parts.push(format!("--event {e:?}"));
+    }
+    if f.complete_only {
+        parts.push("--complete-only".into());
+    }
+    parts.join(" ")
+}
+
+/// What needs the game table when a filter is given (for [`book_games`]'s error).
+pub const FILTER_NEEDS: &str = "a filter (--player, --years, --event, --complete-only)";
+
+/// The book a query reads, as its errors name it: `--book`, else the default book.
+pub fn book_label(book: Option<&std::path::Path>) -> String {
+    book.map_or_else(othbook::book::default_path, std::path::Path::to_path_buf)
+        .display()
+        .to_string()
+}
+
+/// The book's game table, or a clear error for a book without one.
+pub fn book_games(book: &Book, path: &str, needed_for: &str) -> Result<GameTable> {
+    book.games()?.ok_or_else(|| {
+        bad(format!(
+            "{path} has no table of its games (it was written before book format version 3, \
+             or imported from another program) and {needed_for} needs one: build the book \
+             again, or add its games with `othbook book add-games`"
+        ))
+    })
+}
+
+/// `filter` ready for `table`; an unknown name is bad input (exit code 2) naming the
+/// closest names.
+pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection> {
+    GameSelection::new(filter, table).map_err(|e| bad(e.to_string()))
+}
