@@ -517,7 +517,9 @@ mod tests {
             eval_asked: true,
             book_min_games: 4,
             book_games: 3,
+            filtered: false,
             moves: rows,
+            listed_games: None,
             opening: None,
         };
         let json = serde_json::to_string(&report).unwrap();
