@@ -258,7 +258,7 @@ fn render_match(out: &mut impl Write, names: &[String], rows: &[Tally]) -> Resul
     for (name, t) in names.iter().zip(rows) {
         writeln!(
             out,
-            "{:<32} {:>5} {:>4} {:>4} {:>4} {:>6.1}% {:>+9.2} {:>11.0} {:>9.4} {:>6.2}",
+            "{:<32} {:>5} {:>4} {:>4} {:>4} {:>6.1}% {:>+9.2} {:>11.0} {:>9.4} {:>9.4} {:>6.2}",
             name,
             t.games,
             t.wins,
@@ -268,18 +268,19 @@ fn render_match(out: &mut impl Write, names: &[String], rows: &[Tally]) -> Resul
             t.mean_utility(),
             t.nodes_per_move(),
             t.secs_per_move(),
+            t.slowest.as_secs_f64(),
             t.depth_per_move()
         )?;
     }
     writeln!(
         out,
-        "(utility: mean per game; depth: mean depth completed per move, 0 for players that do not search by depth)"
+        "(utility: mean per game; max s: slowest move; depth: mean depth completed per move, 0 for players that do not search by depth)"
     )?;
     Ok(())
 }
 
 const MATCH_CSV_HEADER: &str =
-    "game,board_seed,seat,player,result,utility,points,moves,nodes,seconds,depth_per_move";
+    "game,board_seed,seat,player,result,utility,points,moves,nodes,seconds,slowest_move,depth_per_move";
 
 fn match_csv(r: &SeatResult, names: &[String]) -> String {
     let t = &r.tally;
@@ -291,7 +292,7 @@ fn match_csv(r: &SeatResult, names: &[String]) -> String {
         "loss"
     };
     format!(
-        "{},{},{},{},{result},{},{:.4},{},{},{:.6},{:.3}",
+        "{},{},{},{},{result},{},{:.4},{},{},{:.6},{:.6},{:.3}",
         r.game,
         r.board_seed,
         r.seat + 1,
@@ -301,6 +302,7 @@ fn match_csv(r: &SeatResult, names: &[String]) -> String {
         t.moves,
         t.nodes,
         t.time.as_secs_f64(),
+        t.slowest.as_secs_f64(),
         t.depth_per_move()
     )
 }
@@ -370,7 +372,7 @@ fn run_tournament_cmd(a: TournamentArgs, out: &mut impl Write) -> Result<()> {
     if let Some(path) = &a.csv {
         write_csv(
             path,
-            "game,limit,player,games,wins,draws,losses,score,mean_utility,nodes_per_move,secs_per_move,depth_per_move",
+            "game,limit,player,games,wins,draws,losses,score,mean_utility,nodes_per_move,secs_per_move,slowest_move,depth_per_move",
             rows.iter().map(|r| tournament_csv(kind, r, &names)),
         )?;
     }
@@ -385,7 +387,7 @@ fn run_tournament_cmd(a: TournamentArgs, out: &mut impl Write) -> Result<()> {
 fn tournament_csv(kind: GameKind, r: &TournamentRow, names: &[String]) -> String {
     let t = &r.tally;
     format!(
-        "{kind},{},{},{},{},{},{},{:.2},{:.3},{:.1},{:.6},{:.3}",
+        "{kind},{},{},{},{},{},{},{:.2},{:.3},{:.1},{:.6},{:.6},{:.3}",
         r.limit,
         csv_field(&names[r.player]),
         t.games,
@@ -396,6 +398,7 @@ fn tournament_csv(kind: GameKind, r: &TournamentRow, names: &[String]) -> String
         t.mean_utility(),
         t.nodes_per_move(),
         t.secs_per_move(),
+        t.slowest.as_secs_f64(),
         t.depth_per_move()
     )
 }

@@ -137,6 +137,8 @@ pub struct Tally {
     pub nodes: u64,
     /// Thinking time.
     pub time: Duration,
+    /// The longest time taken over one move.
+    pub slowest: Duration,
     /// Sum over moves of the depth completed.
     pub depth: u64,
 }
@@ -152,6 +154,7 @@ impl Tally {
         self.moves += o.moves;
         self.nodes += o.nodes;
         self.time += o.time;
+        self.slowest = self.slowest.max(o.slowest);
         self.depth += o.depth;
     }
 
@@ -227,7 +230,9 @@ pub fn play_game<G: Game>(
         let t0 = Instant::now();
         let d = agents[seat].choose(game, &s, time.map(|t| t0 + t));
         let t = &mut tallies[seat];
-        t.time += t0.elapsed();
+        let used = t0.elapsed();
+        t.time += used;
+        t.slowest = t.slowest.max(used);
         t.moves += 1;
         t.nodes += d.nodes;
         t.depth += u64::from(d.depth);

@@ -4,7 +4,9 @@
 //! Anytime: it stops at the deadline or after a number of playouts; it plays the most
 //! visited root action.
 
-use super::{earliest, points, Agent, Decision, Game, Rng};
+#[cfg(doc)]
+use super::points;
+use super::{earliest, Agent, Decision, Game, Rng};
 use std::time::{Duration, Instant};
 
 /// Playouts per move when neither a playout count nor a time limit is given.
@@ -86,13 +88,15 @@ impl Mcts {
                 break;
             }
             let leaf = self.select_and_expand(game, &mut tree);
-            let reward = self.playout(game, &tree[leaf].state);
+            let end = game.random_playout(&tree[leaf].state, &mut self.rng);
+            let utilities = game.utilities(&end);
+            let reward = Shares::new(&utilities);
             let mut i = leaf;
             while i != usize::MAX {
                 let node = &mut tree[i];
                 node.visits += 1;
                 if node.mover != usize::MAX {
-                    node.reward += reward[node.mover];
+                    node.reward += reward.of(node.mover);
                 }
                 i = node.parent;
             }
@@ -159,11 +163,32 @@ impl Mcts {
         tree[n].children.push(id);
         id
     }
+}
 
-    /// Each player's reward of a random playout from `s`.
-    fn playout<G: Game>(&mut self, game: &G, s: &G::State) -> Vec<f64> {
-        let end = game.random_playout(s, &mut self.rng);
-        points(&game.utilities(&end))
+/// Rewards of a finished playout, as [`points`] gives them, without a vector per playout.
+struct Shares<'a> {
+    utilities: &'a [f64],
+    best: f64,
+    share: f64,
+}
+
+impl<'a> Shares<'a> {
+    fn new(utilities: &'a [f64]) -> Self {
+        let best = utilities.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let top = utilities.iter().filter(|&&u| u == best).count();
+        Shares {
+            utilities,
+            best,
+            share: 1.0 / top as f64,
+        }
+    }
+
+    fn of(&self, player: usize) -> f64 {
+        if self.utilities[player] == self.best {
+            self.share
+        } else {
+            0.0
+        }
     }
 }
 
