@@ -57,16 +57,15 @@ impl GameKind {
     pub fn visit<V: Visit>(self, v: V) -> V::Out {
         match self {
             GameKind::TicTacToe => v.visit(&|_| TicTacToe, OpenLines),
-            GameKind::Robots => v.visit(&robots_board(2), robots::Prospects),
-            GameKind::Robots3 => v.visit(&robots_board(3), robots::Prospects),
+            GameKind::Robots => v.visit(&robots_board(false), robots::Prospects),
+            GameKind::Robots3 => v.visit(&robots_board(true), robots::Prospects),
             GameKind::Othello => v.visit(&|_| othello::Othello, othello::Discs),
         }
     }
 }
 
-fn robots_board(n: usize) -> impl Fn(u64) -> Robots {
-    // 2 and 3 robots are always valid, and so is the default turn limit.
-    move |seed| Robots::new(n, seed).unwrap_or_else(|e| unreachable!("{e}"))
+fn robots_board(three: bool) -> impl Fn(u64) -> Robots {
+    move |seed| Robots::standard(three, seed)
 }
 
 impl fmt::Display for GameKind {
@@ -295,10 +294,9 @@ where
         let bs = board_seed(settings.seed, i, n);
         let game = make(bs);
         // Seat s is played by player (s + i) % n.
-        let mut seated: Vec<Option<&mut Box<dyn Agent<G>>>> = agents.iter_mut().map(Some).collect();
-        let mut order: Vec<&mut Box<dyn Agent<G>>> = (0..n)
-            .map(|s| seated[(s + i) % n].take().unwrap_or_else(|| unreachable!()))
-            .collect();
+        let (head, tail) = agents.split_at_mut(i % n);
+        let mut order: Vec<&mut Box<dyn Agent<G>>> =
+            tail.iter_mut().chain(head.iter_mut()).collect();
         let mut rng = Rng::new(bs ^ 0x0FE7);
         let (_, tallies) = play_game(
             &game,

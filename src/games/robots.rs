@@ -173,6 +173,12 @@ impl Robots {
         Self::with_turns(robots, seed, DEFAULT_TURNS)
     }
 
+    /// The game as played by `teach`: two robots (three if `three`), default turn limit.
+    #[must_use]
+    pub fn standard(three: bool, seed: u64) -> Self {
+        Self::layout(if three { 3 } else { 2 }, seed, DEFAULT_TURNS)
+    }
+
     /// A board with `turns` turns per robot.
     pub fn with_turns(robots: usize, seed: u64, turns: u32) -> Result<Self, RobotsError> {
         if !(2..=MAX_ROBOTS).contains(&robots) {
@@ -181,6 +187,11 @@ impl Robots {
         if !(1..=1000).contains(&turns) {
             return Err(RobotsError::Turns(turns));
         }
+        Ok(Self::layout(robots, seed, turns))
+    }
+
+    /// The board for checked settings.
+    fn layout(robots: usize, seed: u64, turns: u32) -> Self {
         // Chargers and robots on distinct cells, drawn in turn from the seed.
         let mut taken: Vec<Cell> = Vec::new();
         let mut k = 0u64;
@@ -191,13 +202,13 @@ impl Robots {
                 taken.push(c);
             }
         }
-        Ok(Robots {
+        Robots {
             robots,
             seed,
             turns,
             chargers: [taken[0], taken[1]],
             starts: [taken[2], taken[3], taken[4]],
-        })
+        }
     }
 
     /// The seed the layout and packages come from.

@@ -496,7 +496,7 @@ pub enum BuildError {
     #[error(transparent)]
     Spec(#[from] SpecError),
     /// The player's opening book could not be opened.
-    #[error("player {spec:?}: book: {source}")]
+    #[error("player {spec:?}: book")]
     Book {
         /// The specification.
         spec: String,
