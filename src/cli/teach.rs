@@ -243,7 +243,7 @@ fn run_match_cmd(a: MatchArgs, out: &mut impl Write) -> Result<()> {
 fn render_match(out: &mut impl Write, names: &[String], rows: &[Tally]) -> Result<()> {
     writeln!(
         out,
-        "{:<32} {:>5} {:>4} {:>4} {:>4} {:>7} {:>9} {:>11} {:>9} {:>6}",
+        "{:<32} {:>5} {:>4} {:>4} {:>4} {:>7} {:>9} {:>11} {:>9} {:>9} {:>6}",
         "player",
         "games",
         "won",
@@ -253,6 +253,7 @@ fn render_match(out: &mut impl Write, names: &[String], rows: &[Tally]) -> Resul
         "utility",
         "nodes/move",
         "s/move",
+        "max s",
         "depth"
     )?;
     for (name, t) in names.iter().zip(rows) {

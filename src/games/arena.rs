@@ -415,6 +415,39 @@ mod tests {
     }
 
     #[test]
+    fn the_same_seed_plays_the_same_games() {
+        let specs: Vec<AgentSpec> = ["mcts:playouts=30", "random", "alphabeta:depth=2"]
+            .map(|s| s.parse().unwrap())
+            .to_vec();
+        let settings = MatchSettings {
+            games: 3,
+            seed: 9,
+            time: None,
+            opening: 2,
+        };
+        let make = |seed| Robots::standard(true, seed);
+        let play = || {
+            let mut r = run_match(&make, &robots::Prospects, &specs, &settings, &mut |_, _| {});
+            for x in &mut r {
+                x.tally.time = Duration::ZERO;
+                x.tally.slowest = Duration::ZERO;
+            }
+            r
+        };
+        let first = play();
+        assert_eq!(first, play());
+        let other = MatchSettings {
+            seed: 10,
+            ..settings.clone()
+        };
+        let again = run_match(&make, &robots::Prospects, &specs, &other, &mut |_, _| {});
+        assert_ne!(
+            first.iter().map(|r| r.board_seed).collect::<Vec<_>>(),
+            again.iter().map(|r| r.board_seed).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn seats_rotate_and_results_add_up() {
         let specs: Vec<AgentSpec> = ["greedy", "random"].map(|s| s.parse().unwrap()).to_vec();
         let settings = MatchSettings {

@@ -13,8 +13,17 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
+/// What a root search has found so far, kept when it runs out of time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Some line stopped at the depth limit rather than at the game's end.
+    pub cut: bool,
+    /// Index (into the root's order) of the best action among those fully searched.
+    pub best: Option<usize>,
+}
+
 /// A search to a fixed depth from the root: the index (into `order`) of the best root action.
-/// It sets `cut` when some line stopped at the depth limit rather than at the game's end.
+/// It records in `progress` the best action after each root action it completes.
 pub trait RootSearch<G: Game> {
     /// Searches every action of `order` from `s` to `depth` plies.
     fn root(
@@ -23,13 +32,15 @@ pub trait RootSearch<G: Game> {
         order: &[G::Action],
         depth: u32,
         budget: &mut Budget,
-        cut: &mut bool,
+        progress: &mut Progress,
     ) -> Result<usize, Timeout>;
 }
 
 /// Runs `search` under `limits` and the caller's `deadline`. With a time limit it deepens one
 /// ply at a time, trying the last iteration's best action first and keeping the last
-/// completed iteration's answer (the first iteration always completes); with a depth alone it
+/// completed iteration's answer (the first iteration always completes), or the unfinished
+/// iteration's best action when one searched to the new depth beat the previous best (which
+/// was searched first, so that comparison is at equal depth); with a depth alone it
 /// searches that depth once; with neither, the game's default depth. It stops early once an
 /// iteration reached the end of every line (the answer is then exact).
 pub fn iterate<G: Game, S: RootSearch<G>>(
@@ -55,18 +66,23 @@ pub fn iterate<G: Game, S: RootSearch<G>>(
     };
     let mut budget = Budget::new(None);
     for depth in first.max(1)..=last.max(1) {
-        let mut cut = false;
-        match search.root(s, &order, depth, &mut budget, &mut cut) {
+        let mut progress = Progress::default();
+        match search.root(s, &order, depth, &mut budget, &mut progress) {
             Ok(i) => {
                 let a = order.remove(i);
                 order.insert(0, a);
                 best.action = a;
                 best.depth = depth;
             }
-            Err(Timeout) => break,
+            Err(Timeout) => {
+                if let Some(i) = progress.best {
+                    best.action = order[i];
+                }
+                break;
+            }
         }
         budget.set_deadline(deadline);
-        if !cut || budget.expired() {
+        if !progress.cut || budget.expired() {
             break;
         }
     }

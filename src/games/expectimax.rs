@@ -3,7 +3,7 @@
 //! Star1), a chance node stops once the values of its remaining children, bounded by the
 //! game's [`Game::value_bounds`], can no longer bring its average inside the window.
 
-use super::deepen::{iterate, Limits, RootSearch};
+use super::deepen::{iterate, Limits, Progress, RootSearch};
 use super::{value, Agent, Budget, Decision, Game, Heuristic, Timeout};
 use std::time::Instant;
 
@@ -88,7 +88,7 @@ impl<G: Game, H: Heuristic<G>> RootSearch<G> for Search<'_, G, H> {
         order: &[G::Action],
         depth: u32,
         budget: &mut Budget,
-        cut: &mut bool,
+        progress: &mut Progress,
     ) -> Result<usize, Timeout> {
         budget.tick()?;
         let mut best = (0, f64::NEG_INFINITY);
@@ -99,10 +99,18 @@ impl<G: Game, H: Heuristic<G>> RootSearch<G> for Search<'_, G, H> {
                 f64::NEG_INFINITY
             };
             let child = self.game.apply(s, a);
-            let v = self.value(&child, depth - 1, alpha, f64::INFINITY, budget, cut)?;
+            let v = self.value(
+                &child,
+                depth - 1,
+                alpha,
+                f64::INFINITY,
+                budget,
+                &mut progress.cut,
+            )?;
             if v > best.1 {
                 best = (i, v);
             }
+            progress.best = Some(best.0);
         }
         Ok(best.0)
     }

@@ -2,7 +2,7 @@
 //! end, the heuristic for each player at the depth limit). On a two-player zero-sum game it
 //! is minimax; with more players it needs no assumption about coalitions, unlike paranoid.
 
-use super::deepen::{iterate, Limits, RootSearch};
+use super::deepen::{iterate, Limits, Progress, RootSearch};
 use super::{Agent, Budget, Decision, Game, Heuristic, Timeout};
 use std::time::Instant;
 
@@ -50,16 +50,17 @@ impl<G: Game, H: Heuristic<G>> RootSearch<G> for Search<'_, G, H> {
         order: &[G::Action],
         depth: u32,
         budget: &mut Budget,
-        cut: &mut bool,
+        progress: &mut Progress,
     ) -> Result<usize, Timeout> {
         budget.tick()?;
         let me = self.game.to_move(s);
         let mut best = (0, f64::NEG_INFINITY);
         for (i, &a) in order.iter().enumerate() {
-            let v = self.values(&self.game.apply(s, a), depth - 1, budget, cut)?;
+            let v = self.values(&self.game.apply(s, a), depth - 1, budget, &mut progress.cut)?;
             if v[me] > best.1 {
                 best = (i, v[me]);
             }
+            progress.best = Some(best.0);
         }
         Ok(best.0)
     }

@@ -3,7 +3,7 @@
 //! zero-sum game and the paranoid assumption with more players. Optional move ordering by the
 //! heuristic; depth- or time-limited through [`iterate`].
 
-use super::deepen::{iterate, Limits, RootSearch};
+use super::deepen::{iterate, Limits, Progress, RootSearch};
 use super::{value, Agent, Budget, Decision, Game, Heuristic, Timeout};
 use std::time::Instant;
 
@@ -96,7 +96,7 @@ impl<G: Game, H: Heuristic<G>> RootSearch<G> for Search<'_, G, H> {
         order: &[G::Action],
         depth: u32,
         budget: &mut Budget,
-        cut: &mut bool,
+        progress: &mut Progress,
     ) -> Result<usize, Timeout> {
         budget.tick()?;
         let mut best = (0, f64::NEG_INFINITY);
@@ -112,11 +112,12 @@ impl<G: Game, H: Heuristic<G>> RootSearch<G> for Search<'_, G, H> {
                 alpha,
                 f64::INFINITY,
                 budget,
-                cut,
+                &mut progress.cut,
             )?;
             if v > best.1 {
                 best = (i, v);
             }
+            progress.best = Some(best.0);
         }
         Ok(best.0)
     }
