@@ -136,15 +136,16 @@ impl FromStr for Kind {
 }
 
 impl Opt {
-    /// Every option.
+    /// Every option, in alphabetical order (the canonical order of a written spec, as
+    /// `othbook match` has always written them).
     pub const ALL: [Opt; 7] = [
-        Opt::Depth,
-        Opt::Time,
-        Opt::Order,
-        Opt::Prune,
-        Opt::Playouts,
         Opt::C,
+        Opt::Depth,
+        Opt::Order,
+        Opt::Playouts,
+        Opt::Prune,
         Opt::Seed,
+        Opt::Time,
     ];
 
     /// The key.
@@ -505,7 +506,7 @@ mod tests {
         for (text, canon) in [
             ("alphabeta:depth=4", "alphabeta:depth=4"),
             ("AlphaBeta:order=off:depth=4", "alphabeta:depth=4,order=off"),
-            ("mcts:c=1,time=0.5", "mcts:time=0.5,c=1"),
+            ("mcts:time=0.5,c=1", "mcts:c=1,time=0.5"),
             ("expectimax:prune=no", "expectimax:prune=off"),
             ("random", "random"),
         ] {

@@ -88,16 +88,16 @@ impl Kind {
 }
 
 impl Opt {
-    /// Every option, in canonical order.
+    /// Every option, in canonical (alphabetical) order.
     pub const ALL: [Opt; 8] = [
-        Opt::Time,
-        Opt::Depth,
-        Opt::Threads,
-        Opt::Hash,
         Opt::Book,
-        Opt::Eval,
         Opt::BookRandomness,
+        Opt::Depth,
+        Opt::Eval,
+        Opt::Hash,
         Opt::Seed,
+        Opt::Threads,
+        Opt::Time,
     ];
 
     /// The key.
@@ -517,11 +517,15 @@ mod tests {
         for (text, canon) in [
             ("alphabeta:depth=4", "alphabeta:depth=4"),
             ("gtp:gtp-rhino -l 5", "gtp:gtp-rhino -l 5"),
-            ("mcts:time=0.5,c=1", "mcts:time=0.5,c=1"),
+            ("mcts:time=0.5,c=1", "mcts:c=1,time=0.5"),
             ("simple", "simple"),
             ("greedy", "simple"),
-            ("engine:eval=hand,time=0.1", "engine:time=0.1,eval=hand"),
+            ("engine:time=0.1,eval=hand", "engine:eval=hand,time=0.1"),
             ("engine:depth=6,eval=pattern", "engine:depth=6,eval=pattern"),
+            (
+                "engine:depth=5,threads=1,book=x.book",
+                "engine:book=x.book,depth=5,threads=1",
+            ),
             (
                 "engine:book-randomness=1.5,seed=3",
                 "engine:book-randomness=1.5,seed=3",
