@@ -1,16 +1,18 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `protocol` (GTP, NBoard), `review` (scoring the
-//! moves of a game), `play` (players, matches), `learn` (searching book values), `report`
-//! (typed answers of the book queries), `engine` (search), `book` (opening book),
-//! `transcript` (game records), `openings` (named openings), `board` (bitboards, moves,
-//! symmetries, perft). `atomic_file`, `bounded_read` and `utc` serve them all.
+//! moves of a game), `play` (players, matches), `games` (classic game-search players over any
+//! game), `learn` (searching book values), `report` (typed answers of the book queries),
+//! `engine` (search), `book` (opening book), `transcript` (game records), `openings` (named
+//! openings), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
+//! `utc` serve them all.
 
 pub mod atomic_file;
 pub mod board;
 pub mod book;
 pub mod bounded_read;
 pub mod engine;
+pub mod games;
 pub mod learn;
 pub mod openings;
 pub mod play;

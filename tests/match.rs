@@ -48,7 +48,7 @@ fn othbook_gtp_through_the_gtp_client() {
     let rows = std::fs::read_to_string(&csv).unwrap();
     let lines: Vec<&str> = rows.lines().collect();
     assert_eq!(lines.len(), 3, "{rows}");
-    assert!(lines[0].starts_with("game,opening,black,white"));
+    assert!(lines[0].starts_with("game,opening,opening_name,black,white"));
     assert!(lines[1..].iter().all(|l| l.contains(",normal,")), "{rows}");
 }
 
@@ -475,4 +475,35 @@ fn regression_even_match_printed_elo_difference_minus_zero() {
     ]);
     assert!(text.contains("Elo difference A - B: 0 ("), "{text}");
     assert!(!text.contains("-0 "), "{text}");
+}
+
+#[test]
+fn the_csv_names_the_opening_of_each_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("tiger.txt");
+    // The Tiger in two orientations: each game goes on from it.
+    std::fs::write(&openings, "f5d6c3d3c4\ne6f4c3c4d3\n").unwrap();
+    let csv = dir.path().join("games.csv");
+    run_ok(&[
+        "match",
+        "--black",
+        "random:seed=1",
+        "--white",
+        "random:seed=2",
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let table = othbook::openings::Openings::standard();
+    for line in rows.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let moves = othbook::board::parse_moves(cells[8]).unwrap();
+        let deepest = table.find_along(&moves).expect("the Tiger at least");
+        assert_eq!(cells[2], deepest.opening.name, "{line}");
+        assert!(deepest.moves.len() >= 5, "{line}");
+    }
 }

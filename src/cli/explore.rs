@@ -6,12 +6,14 @@ use super::common::{
     bad, depth_arg, line_from_args, open_book, opening_along, threads_arg, write_json, OutputFormat,
 };
 use super::explore_view;
-use super::games_listing::{self, GameRow};
+use super::games_listing;
 use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::Position;
+use othbook::book::games::PositionGames;
+use othbook::book::{Book, GameFilter};
 use othbook::engine::EngineOptions;
-use othbook::report::explore::ExploreQuery;
+use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::{ExploreReport, MoveScores};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -30,11 +32,11 @@ ones nobody tried stand side by side.\n\n\
 A book with values (evaluated books) adds a value column: each move's value negamaxed through \
 the book, black minus white, with * on the best move for the side to move; the best move out \
 of the book (the searched leaf) gets a row of its own when the book does not list it.\n\n\
---games K lists the K most recent games that reached the position (table and JSON, under \
-listed_games; TSV keeps to the moves: `othbook games find --format tsv` lists games). --player, \
---color, --years, --event and --complete-only count everything from the book's games that \
-match, as a book built with those filters would (values stay the whole book's).\n\n\
-Examples:\n  othbook explore f5\n  othbook explore f5 d6 c3 --format json\n  \
+--games K lists the K most recent games that reached the position (table and JSON; TSV \
+keeps to the moves: `othbook games find --format tsv` lists games). --player, --color, \
+--years, --event and --complete-only count everything from the book's games that match, as a \
+book built with those filters would (values stay the whole book's).\n\n\
+Examples:\n  othbook explore f5\n  othbook explore f5 d6 --player murakami --years 2000-2010 --games 5\n  othbook explore f5 d6 c3 --format json\n  \
 othbook explore f5 d6 c3 --depth 14\n  \
 othbook explore --position \"---------------------------OX------XO--------------------------- X\""
 )]
@@ -112,7 +114,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Some(d) => score_moves(&pos, d, threads)?,
         None => None,
     };
-    let from_games = ExploreGames::of(&book, &args, &pos)?;
+    let filter = args.filter.filter()?;
+    let found = position_games(&book, &args, filter.as_ref(), &pos)?;
     let report = ExploreReport::build(
         &book,
         ExploreQuery {
@@ -120,100 +123,59 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             opening: opening_along(&start, &line),
             scores: scores.as_ref(),
             eval_asked: args.depth.is_some(),
-            games: from_games
-                .as_ref()
-                .filter(|g| g.filter.is_some())
-                .map(|g| &g.found),
+            games: found.as_ref().map(|(found, table)| ExploreGames {
+                filtered: filter.is_some(),
+                found,
+                listed: args
+                    .games
+                    .map(|k| games_listing::rows(table, &found.matches, k)),
+            }),
         },
     )?;
-    let listed = from_games.as_ref().and_then(|g| g.listed.as_deref());
     match args.format {
         OutputFormat::Table => {
-            if report.filtered && !report.in_book && report.moves.is_empty() {
-                writeln!(out, "{}", pos.diagram())?;
-                writeln!(out, "No game matching the filters reaches this position.")?;
-            } else {
-                explore_view::table(&report, out)?;
-            }
-            if let (Some(rows), Some(g)) = (listed.filter(|l| !l.is_empty()), &from_games) {
-                writeln!(
-                    out,
-                    "\n{} game{} reached it; the most recent:",
-                    g.found.matches.len(),
-                    if g.found.matches.len() == 1 { "" } else { "s" }
-                )?;
-                games_listing::write_table(out, rows)?;
-            }
-            if let Some(f) = from_games.as_ref().and_then(|g| g.filter.as_ref()) {
+            explore_view::table(&report, out)?;
+            if let Some(f) = &filter {
                 writeln!(out, "games: only those matching {}", describe(f))?;
             }
             Ok(())
         }
         OutputFormat::Tsv => explore_view::tsv(&report, out),
-        OutputFormat::Json => write_json(
-            out,
-            &WithGames {
-                report: &report,
-                listed_games: listed,
-            },
-        ),
+        OutputFormat::Json => write_json(out, &report),
     }
 }
 
-/// `explore --format json` with `--games`: the report, then the games listed.
-#[derive(serde::Serialize)]
-struct WithGames<'a> {
-    #[serde(flatten)]
-    report: &'a ExploreReport,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    listed_games: Option<&'a [GameRow]>,
-}
-
-/// What the book's game table says about the position (`--games`, filters).
-struct ExploreGames {
-    /// That filter.
-    filter: Option<othbook::book::GameFilter>,
-    /// The games that reach the position (those that pass the filter).
-    found: othbook::book::games::PositionGames,
-    /// The games listed for `--games`.
-    listed: Option<Vec<GameRow>>,
-}
-
-impl ExploreGames {
-    /// `None` when neither `--games` nor a filter was given (the table is not read).
-    fn of(book: &othbook::book::Book, args: &Args, pos: &Position) -> Result<Option<Self>> {
-        let filter = args.filter.filter()?;
-        if filter.is_none() && args.games.is_none() {
-            return Ok(None);
-        }
-        let label = book_label(args.book.as_deref());
-        let what = if filter.is_some() {
-            FILTER_NEEDS
-        } else {
-            "--games"
-        };
-        let table = book_games(book, &label, what)?;
-        let chosen = filter.as_ref().map(|f| selection(f, &table)).transpose()?;
-        let info = book.info();
-        // The book counts the games' first `plies` plies, and leaves out rarer moves.
-        let found = table
-            .find(
-                &pos.board,
-                usize::from(info.options.plies),
-                chosen.as_ref(),
-                u64::from(info.options.min_games),
-            )
-            .map_err(|source| othbook::book::BookError::GameTable {
-                path: label,
-                source,
-            })?;
-        let listed = args
-            .games
-            .map(|k| games_listing::rows(&table, &found.matches, k));
-        Ok(Some(ExploreGames {
-            filter,
-            found,
-            listed,
-        }))
+/// The games of the book's table that reach `pos` (those `filter` keeps), with the table;
+/// `None` when neither `--games` nor a filter was given (the table is not read).
+fn position_games(
+    book: &Book,
+    args: &Args,
+    filter: Option<&GameFilter>,
+    pos: &Position,
+) -> Result<Option<(PositionGames, othbook::book::GameTable)>> {
+    if filter.is_none() && args.games.is_none() {
+        return Ok(None);
     }
+    let label = book_label(args.book.as_deref());
+    let what = if filter.is_some() {
+        FILTER_NEEDS
+    } else {
+        "--games"
+    };
+    let table = book_games(book, &label, what)?;
+    let chosen = filter.map(|f| selection(f, &table)).transpose()?;
+    let info = book.info();
+    // The book counts the games' first `plies` plies, and leaves out rarer moves.
+    let found = table
+        .find(
+            &pos.board,
+            usize::from(info.options.plies),
+            chosen.as_ref(),
+            u64::from(info.options.min_games),
+        )
+        .map_err(|source| othbook::book::BookError::GameTable {
+            path: label,
+            source,
+        })?;
+    Ok(Some((found, table)))
 }

@@ -47,14 +47,31 @@ pub fn table(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     for row in &r.moves {
         table_row(r, out, row)?;
     }
-    table_footnotes(r, out)
+    table_footnotes(r, out)?;
+    if let Some(games) = &r.listed_games {
+        writeln!(out)?;
+        if games.is_empty() {
+            writeln!(out, "No game listed: none reaches this position.")?;
+        } else {
+            if !r.in_book {
+                writeln!(
+                    out,
+                    "Games that reached it (fewer than the book keeps a position for):"
+                )?;
+            }
+            super::games_listing::write_table(out, games)?;
+        }
+    }
+    Ok(())
 }
 
 /// The lines above the moves: games and results, the opening, the value, and whether the
 /// game is over.
 fn table_summary(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     let games = r.results.games;
-    if !r.in_book {
+    if !r.in_book && r.filtered {
+        writeln!(out, "No game matching the filters reaches this position.")?;
+    } else if !r.in_book {
         writeln!(out, "This position is not in the book.")?;
     } else if games == 0 && r.book_games == 0 {
         writeln!(

@@ -2,10 +2,11 @@
 //! move order), most recent first, with the move each played there in the caller's
 //! orientation; listed, or written out in a game format.
 
-use super::common::{bad, open_book, position_from_args, OutputFormat};
-use super::games_listing::{self, GameRow};
+use super::common::{bad, line_from_args, open_book, opening_along, write_opening, OutputFormat};
+use super::games_listing;
 use super::query_filter::{book_games, book_label, selection, FilterArgs};
 use anyhow::{Context, Result};
+use othbook::report::games_list::FindReport;
 use othbook::transcript::write::{write_file, write_text, WRITABLE};
 use othbook::transcript::Format;
 use std::io::Write;
@@ -49,33 +50,12 @@ pub struct Args {
     format: OutputFormat,
 }
 
-/// What `games find` reports.
-#[derive(Debug, serde::Serialize)]
-pub struct FindReport {
-    /// The position (OBF: 64 squares and the side to move).
-    pub position: String,
-    /// Side to move.
-    pub side: String,
-    /// Games that reach it (after the filters).
-    pub total: usize,
-    /// Of those, won by black.
-    pub black_wins: u32,
-    /// Drawn.
-    pub draws: u32,
-    /// Won by white.
-    pub white_wins: u32,
-    /// Without a recorded result.
-    pub unknown: u32,
-    /// The games listed, most recent first.
-    pub games: Vec<GameRow>,
-}
-
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
     if args.position.is_none() && moves.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(bad("empty move string"));
     }
-    let pos = position_from_args(args.position.as_deref(), moves.as_deref())?;
+    let (start, line, pos) = line_from_args(args.position.as_deref(), moves.as_deref())?;
     if let Some(to) = args.to {
         if !WRITABLE.contains(&to) {
             return Err(bad(format!("--to {to}: use pgn, ggf, gam, moves or wtb")));
@@ -107,22 +87,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             .collect();
         return export(&games, to, args.output.as_deref(), out);
     }
-    let c = found.stats.for_side(pos.side);
-    let report = FindReport {
-        position: pos.to_obf(),
-        side: pos.side.to_string(),
-        total: found.matches.len(),
-        black_wins: c.black_wins,
-        draws: c.draws,
-        white_wins: c.white_wins,
-        unknown: c.unknown,
-        games: games_listing::rows(&table, &found.matches, limit),
-    };
+    let report = FindReport::build(&table, &found, &pos, limit, opening_along(&start, &line));
     match args.format {
-        OutputFormat::Json => {
-            serde_json::to_writer(&mut *out, &report)?;
-            writeln!(out)?;
-        }
+        OutputFormat::Json => super::common::write_json(out, &report)?,
         OutputFormat::Tsv => games_listing::write_tsv(out, &report.games)?,
         OutputFormat::Table => table_view(out, &report, filter.is_some())?,
     }
@@ -157,6 +124,7 @@ fn table_view(out: &mut impl Write, r: &FindReport, filtered: bool) -> Result<()
             String::new()
         }
     )?;
+    write_opening(out, r.opening.as_ref())?;
     writeln!(out)?;
     games_listing::write_table(out, &r.games)?;
     if r.games.len() < r.total {

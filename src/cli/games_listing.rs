@@ -1,65 +1,9 @@
-//! The games behind a position as rows: who played, when, where, the result and the move
-//! that followed (in the caller's orientation); shared by `games find` and `explore --games`.
+//! How the games behind a position are printed (table and TSV); the rows themselves are
+//! [`othbook::report::games_list::GameRow`].
 
 use anyhow::Result;
-use othbook::board::format_moves;
-use othbook::book::games::GameMatch;
-use othbook::book::GameTable;
-use othbook::transcript::Location;
+pub use othbook::report::games_list::{rows, GameRow};
 use std::io::Write;
-
-/// One game reaching the position.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct GameRow {
-    /// Year played.
-    pub year: Option<u16>,
-    /// Black's name.
-    pub black: Option<String>,
-    /// White's name.
-    pub white: Option<String>,
-    /// Final disc difference, black minus white.
-    pub result: Option<i32>,
-    /// The move played from the position, in the orientation asked about (`null`: the
-    /// game ended there).
-    pub next: Option<String>,
-    /// Plies played before the position (passes count).
-    pub ply: usize,
-    /// The event.
-    pub event: Option<String>,
-    /// The whole game as played (its own orientation).
-    pub moves: String,
-    /// File the game was read from.
-    pub source: String,
-    /// `line N` or `record N` in that file.
-    pub location: String,
-}
-
-/// Rows for the first `limit` matches (most recent first).
-pub fn rows(table: &GameTable, matches: &[GameMatch], limit: usize) -> Vec<GameRow> {
-    matches
-        .iter()
-        .take(limit)
-        .filter_map(|m| {
-            let g = table.games().get(m.game)?;
-            let name = |n: u32| table.name(n).map(str::to_string);
-            Some(GameRow {
-                year: g.year,
-                black: name(g.black),
-                white: name(g.white),
-                result: g.result.map(i32::from),
-                next: m.next.map(|mv| mv.to_string()),
-                ply: m.ply,
-                event: name(g.event),
-                moves: format_moves(&table.moves(g)),
-                source: name(g.source).unwrap_or_default(),
-                location: match g.location {
-                    Location::Line(n) => format!("line {n}"),
-                    Location::Record(n) => format!("record {n}"),
-                },
-            })
-        })
-        .collect()
-}
 
 fn result_cell(r: Option<i32>) -> String {
     r.map_or_else(|| "?".into(), |d| format!("{d:+}"))

@@ -33,7 +33,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .within(0.001, 3600.0)
         .map_err(|e| bad(format!("--time: {e}")))?;
     let spec: PlayerSpec = args.player.parse().map_err(|e| bad(format!("{e}")))?;
-    spec.validate().map_err(|e| bad(format!("{e}")))?;
     let player = spec.build()?;
     let mut server = GtpServer::new(player, time.duration());
     let stdin = std::io::stdin();

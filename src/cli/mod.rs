@@ -27,6 +27,7 @@ mod reading;
 mod review;
 mod serve;
 mod solve;
+mod teach;
 mod top;
 mod train;
 
@@ -54,7 +55,9 @@ Examples:
   othbook serve --open                 the opening explorer in a browser
   othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
   othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats
-  othbook train ../shared/data/wthor/*.wtb --out my-eval.bin    fit pattern-evaluation weights";
+  othbook train ../shared/data/wthor/*.wtb --out my-eval.bin    fit pattern-evaluation weights
+  othbook teach tournament --game robots --players greedy,alphabeta,mcts --limits 0.01,0.05
+                                       classic game-search players on other games too";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -121,6 +124,10 @@ enum Command {
     /// Fit pattern-evaluation weights to game files (errors per phase against held-out games).
     /// Example: othbook train ../shared/data/wthor/*.wtb --out my-eval.bin
     Train(train::Args),
+    /// Classic game-search players (minimax, alpha-beta, expectimax, max-n, paranoid, MCTS)
+    /// on tic-tac-toe, the warehouse-robot game and Othello: match, tournament, show.
+    /// Example: othbook teach show --game robots --seed 7
+    Teach(teach::Args),
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
@@ -154,6 +161,7 @@ pub fn run() -> i32 {
         Command::Info(args) => info::run(args, &mut out),
         Command::Book(args) => book::run(args, &mut out),
         Command::Train(args) => train::run(args, &mut out),
+        Command::Teach(args) => teach::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

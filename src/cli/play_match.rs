@@ -9,7 +9,7 @@ use othbook::play::arena::{
 use othbook::play::clock::TimeControl;
 use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
 use othbook::play::seconds::Seconds;
-use othbook::play::spec::{PlayerSpec, PLAYERS};
+use othbook::play::spec::{players, PlayerSpec};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -70,7 +70,7 @@ pub struct Args {
 
 fn after_help() -> String {
     let mut s = String::from("Players:\n");
-    for (name, what) in PLAYERS {
+    for (name, what) in players() {
         s.push_str(&format!("  {name:<14} {what}\n"));
     }
     s.push_str(
@@ -82,9 +82,7 @@ fn after_help() -> String {
 }
 
 fn spec(text: &str) -> Result<PlayerSpec> {
-    let s: PlayerSpec = text.parse().map_err(|e| bad(format!("{e}")))?;
-    s.validate().map_err(|e| bad(format!("{e}")))?;
-    Ok(s)
+    text.parse().map_err(|e| bad(format!("{e}")))
 }
 
 fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
@@ -131,19 +129,6 @@ fn shuffle<T>(v: &mut [T], seed: u64) {
     for i in (1..v.len()).rev() {
         v.swap(i, rng.below(i + 1));
     }
-}
-
-/// A player spec with a per-move time limit, for players that take one.
-fn with_time(s: &PlayerSpec, secs: f64) -> PlayerSpec {
-    let mut s = s.clone();
-    if matches!(
-        s.kind.as_str(),
-        "minimax" | "alphabeta" | "expectimax" | "mcts" | "engine"
-    ) {
-        s.options.remove("depth");
-        s.options.insert("time".into(), secs.to_string());
-    }
-    s
 }
 
 fn progress(label: String) -> impl Fn(usize, usize) + Sync {
@@ -411,14 +396,6 @@ fn round_robin(
         return Err(bad("--limits must be seconds between 0.001 and 600"));
     }
     // points[player][limit], games[player][limit]
-    // Check every player at every limit before the first game, not halfway through.
-    for &limit in &args.limits {
-        for s in &specs {
-            with_time(s, limit)
-                .validate()
-                .map_err(|e| bad(e.to_string()))?;
-        }
-    }
     let n = specs.len();
     let mut points = vec![vec![0.0f64; args.limits.len()]; n];
     let mut played = vec![vec![0u32; args.limits.len()]; n];
@@ -427,8 +404,8 @@ fn round_robin(
         for i in 0..n {
             for j in i + 1..n {
                 let cfg = MatchConfig {
-                    a: with_time(&specs[i], limit),
-                    b: with_time(&specs[j], limit),
+                    a: specs[i].with_time(Duration::from_secs_f64(limit)),
+                    b: specs[j].with_time(Duration::from_secs_f64(limit)),
                     games: args.games,
                     openings: openings.clone(),
                     swap: true,

@@ -7,8 +7,9 @@ use super::explore_view::tsv_value_cells;
 use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Move, Position, Square};
-use othbook::book::{Book, Line, RankBy, Score, TopQuery};
+use othbook::book::{RankBy, TopQuery};
 use othbook::openings::Openings;
+use othbook::report::top::GamesFilter;
 use othbook::report::TopReport;
 use std::io::Write;
 use std::path::PathBuf;
@@ -118,17 +119,24 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         min_games,
         first,
     };
-    let by_value = matches!(args.by, By::Value);
     let filter = args.filter.filter()?;
-    let report = match &filter {
-        Some(f) => TopReport::from_ranked(
-            &book,
-            &query,
-            filtered_rows(&book, &args, f, &query, by_value)?,
-            Openings::standard(),
-        ),
-        None => TopReport::build(&book, &query, by_value, Openings::standard())?,
+    let games = match &filter {
+        Some(f) => {
+            let table = book_games(&book, &book_label(args.book.as_deref()), FILTER_NEEDS)?;
+            let chosen = selection(f, &table)?;
+            Some((table, chosen))
+        }
+        None => None,
     };
+    let report = TopReport::build(
+        &book,
+        &query,
+        matches!(args.by, By::Value),
+        Openings::standard(),
+        games
+            .as_ref()
+            .map(|(table, selection)| GamesFilter { table, selection }),
+    )?;
     match args.format {
         OutputFormat::Table if report.lines.is_empty() => {
             let from = if start.is_empty() {
@@ -268,51 +276,4 @@ fn start_line(words: &[String]) -> Result<Vec<Move>> {
         .replay(list)
         .map_err(|e| bad(format!("moves {text:?}: {e}")))?;
     Ok(replay.moves)
-}
-
-/// Each line with the value of the position it reaches for black (in a book with values).
-fn valued(book: &Book, lines: Vec<Line>) -> Result<Vec<(Line, Option<Score>)>> {
-    let mut rows = Vec::with_capacity(lines.len());
-    for line in lines {
-        let value = if book.has_values() {
-            book.try_line_value(&line.moves)?
-        } else {
-            None
-        };
-        rows.push((line, value));
-    }
-    Ok(rows)
-}
-
-fn filtered_rows(
-    book: &Book,
-    args: &Args,
-    filter: &othbook::book::GameFilter,
-    query: &TopQuery<'_>,
-    by_value: bool,
-) -> Result<Vec<(Line, Option<Score>)>> {
-    let label = book_label(args.book.as_deref());
-    let table = book_games(book, &label, FILTER_NEEDS)?;
-    let chosen = selection(filter, &table)?;
-    let info = book.info();
-    let depth = usize::from(info.options.plies);
-    // The book leaves out lines of fewer games than its min_games: so do its filtered lines.
-    let query = &TopQuery {
-        min_games: query.min_games.max(u64::from(info.options.min_games)),
-        ..*query
-    };
-    if by_value {
-        let all = TopQuery {
-            limit: usize::MAX,
-            by: RankBy::Games,
-            ..*query
-        };
-        let lines = table.top_lines(&all, depth, Some(&chosen));
-        return Ok(book
-            .best_valued(lines, query.limit)?
-            .into_iter()
-            .map(|v| (v.line, Some(v.black_value)))
-            .collect());
-    }
-    valued(book, table.top_lines(query, depth, Some(&chosen)))
 }

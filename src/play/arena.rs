@@ -447,10 +447,15 @@ pub fn csv_row(g: &MatchGame, a: &str, b: &str) -> String {
         p if p < 0.25 => "0-1",
         _ => "1/2",
     };
+    // The deepest named opening along the whole game (opening moves included).
+    let name = crate::openings::Openings::standard()
+        .find_along(&o.moves)
+        .map_or("", |f| f.opening.name.as_str());
     format!(
-        "{},{},{},{},{},{},{},{},{:.3},{:.3},{},{}",
+        "{},{},{},{},{},{},{},{},{},{:.3},{:.3},{},{}",
         g.index + 1,
         format_moves(&o.opening),
+        csv_field(name),
         csv_field(black),
         csv_field(white),
         result,
@@ -466,7 +471,7 @@ pub fn csv_row(g: &MatchGame, a: &str, b: &str) -> String {
 
 /// Header of [`csv_row`].
 pub const CSV_HEADER: &str =
-    "game,opening,black,white,result,disc_diff,termination,moves,time_black,time_white,nodes_black,nodes_white";
+    "game,opening,opening_name,black,white,result,disc_diff,termination,moves,time_black,time_white,nodes_black,nodes_white";
 
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {

@@ -3,7 +3,9 @@
 
 use crate::board::Move;
 use crate::book::Book;
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Evaluator, HandEval, Limits};
+use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits};
+use crate::games::greedy::best_action;
+use crate::games::othello::{Hand, Othello};
 use crate::play::book_choice::choose;
 use crate::play::search::Rng;
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
@@ -139,12 +141,12 @@ impl Player for EnginePlayer {
     }
 }
 
-/// One ply with the hand-made evaluation (mobility, corners, X/C squares, stability, parity,
-/// phase-dependent weights): the move after which the opponent's position is worst; the
-/// opening book's move while the game is in it.
+/// The greedy teaching player with the hand-made evaluation (mobility, corners, X/C squares,
+/// stability, parity, phase-dependent weights) as its heuristic; the opening book's move
+/// while the game is in it.
 #[derive(Default)]
 pub struct BetterPlayer {
-    eval: HandEval,
+    eval: Hand,
     book: Option<Arc<Book>>,
     book_play: BookPlay,
 }
@@ -154,7 +156,7 @@ impl BetterPlayer {
     #[must_use]
     pub fn new(book: Option<Arc<Book>>) -> Self {
         BetterPlayer {
-            eval: HandEval::default(),
+            eval: Hand::default(),
             book,
             book_play: BookPlay::default(),
         }
@@ -178,30 +180,11 @@ impl Player for BetterPlayer {
     }
 
     fn choose(&mut self, game: &GameState, _: Budget) -> Result<Choice, PlayerError> {
-        let b = game.position.board;
         if let Some(mv) = self.book_play.choose(self.book.as_deref(), game)? {
             return Ok(Choice { mv, nodes: 0 });
         }
-        let mut best = (Move::Pass, i32::MIN);
-        for sq in b.legal_moves() {
-            let child = b.play_flips(sq, b.flips(sq));
-            let score = if child.is_game_over() {
-                // A finished game is worth its exact result, beyond any evaluation.
-                -child.final_score() * 10_000
-            } else if !child.has_moves() {
-                // The opponent must pass: evaluate from our side, to move again.
-                self.eval.eval(child.opponent().0, child.player().0)
-            } else {
-                -self.eval.eval(child.player().0, child.opponent().0)
-            };
-            if score > best.1 {
-                best = (Move::Play(sq), score);
-            }
-        }
-        Ok(Choice {
-            mv: best.0,
-            nodes: u64::from(b.legal_moves().count()),
-        })
+        let (mv, nodes) = best_action(&Othello, &self.eval, &game.position);
+        Ok(Choice { mv, nodes })
     }
 }
 

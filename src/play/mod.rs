@@ -1,4 +1,4 @@
-//! Players and matches: the classic players, external GTP engines, clocks and a match runner.
+//! Players and matches: the classic players (from `games`), external GTP engines, clocks and a match runner.
 
 pub mod arena;
 pub mod book_choice;
@@ -6,7 +6,6 @@ pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;
 pub mod gtp_wire;
-pub mod mcts;
 pub mod search;
 pub mod seconds;
 pub mod spec;

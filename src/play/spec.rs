@@ -1,244 +1,439 @@
-//! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`.
+//! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`,
+//! parsed and checked once into a [`PlayerSpec`]; the help table ([`players`]), the checks
+//! and the construction all come from the kinds ([`crate::games::spec::Kind`] for the
+//! classic players, [`Kind`] here) and their option enums.
 
 use crate::engine::EvalKind;
+use crate::games::othello::Discs;
+use crate::games::spec::{AgentSpec, Kind as ClassicKind, SpecError as ClassicError};
+use crate::games::Rng;
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
-use crate::play::mcts::MctsPlayer;
-use crate::play::search::{Algorithm, RandomPlayer, Rng, SearchPlayer, SimplePlayer};
+use crate::play::search::ClassicPlayer;
 use crate::play::seconds::seconds_in;
 use crate::play::{Player, PlayerError};
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// The players `othbook match` knows, with their options (for help texts and errors).
-pub const PLAYERS: &[(&str, &str)] = &[
-    ("random", "uniformly random legal move; seed=N"),
-    ("simple", "one ply, most discs"),
-    (
-        "better",
-        "one ply of the hand-made evaluation, opening book first; book=PATH|none \
-         book-randomness=DISCS seed=N",
-    ),
-    (
-        "minimax",
-        "iterative-deepening minimax, disc-count evaluation; depth=D time=S",
-    ),
-    (
-        "alphabeta",
-        "iterative-deepening alpha-beta, disc-count evaluation; depth=D time=S",
-    ),
-    ("expectimax", "opponent assumed random; depth=D time=S"),
-    (
-        "mcts",
-        "Monte-Carlo tree search, UCB1; time=S playouts=N c=1.414 seed=N",
-    ),
-    (
-        "engine",
-        "the full engine: book, PVS, shared table, exact endgame; time=S depth=D threads=N \
-         hash=MB book=PATH|none eval=pattern|hand book-randomness=DISCS seed=N",
-    ),
-    (
-        "gtp:COMMAND",
-        "an external GTP engine, e.g. gtp:gtp-rhino -l 5",
-    ),
-];
+/// Deepest search an Othello player may be asked for: the game has at most 60 moves.
+pub const MAX_OTHELLO_DEPTH: u32 = 60;
 
-/// A parsed player specification: a kind and `key=value` options.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerSpec {
-    /// `random`, `alphabeta`, `gtp`, ...
-    pub kind: String,
-    /// Options (for `gtp`: the key `command`).
-    pub options: BTreeMap<String, String>,
+/// The players that are not classic teaching players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// One ply of the hand-made evaluation, book first.
+    Better,
+    /// The full engine.
+    Engine,
+    /// An external GTP engine.
+    Gtp,
+}
+
+/// An option of `better` or `engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opt {
+    /// `time=S`.
+    Time,
+    /// `depth=D`.
+    Depth,
+    /// `threads=N`.
+    Threads,
+    /// `hash=MB`.
+    Hash,
+    /// `book=PATH|none`.
+    Book,
+    /// `eval=pattern|hand`.
+    Eval,
+    /// `book-randomness=DISCS`.
+    BookRandomness,
+    /// `seed=N`.
+    Seed,
+}
+
+impl Kind {
+    /// Every kind, in help order.
+    pub const ALL: [Kind; 3] = [Kind::Better, Kind::Engine, Kind::Gtp];
+
+    /// The name in specifications.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Better => "better",
+            Kind::Engine => "engine",
+            Kind::Gtp => "gtp",
+        }
+    }
+
+    /// One line for help tables.
+    #[must_use]
+    pub const fn about(self) -> &'static str {
+        match self {
+            Kind::Better => "one ply of the hand-made evaluation, opening book first",
+            Kind::Engine => "the full engine: book, PVS, shared table, exact endgame",
+            Kind::Gtp => "an external GTP engine, e.g. gtp:gtp-rhino -l 5",
+        }
+    }
+
+    /// The options it takes (`gtp` takes a command instead).
+    #[must_use]
+    pub const fn options(self) -> &'static [Opt] {
+        match self {
+            Kind::Better => &[Opt::Book, Opt::BookRandomness, Opt::Seed],
+            Kind::Engine => &Opt::ALL,
+            Kind::Gtp => &[],
+        }
+    }
+}
+
+impl Opt {
+    /// Every option, in canonical (alphabetical) order.
+    pub const ALL: [Opt; 8] = [
+        Opt::Book,
+        Opt::BookRandomness,
+        Opt::Depth,
+        Opt::Eval,
+        Opt::Hash,
+        Opt::Seed,
+        Opt::Threads,
+        Opt::Time,
+    ];
+
+    /// The key.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Opt::Time => "time",
+            Opt::Depth => "depth",
+            Opt::Threads => "threads",
+            Opt::Hash => "hash",
+            Opt::Book => "book",
+            Opt::Eval => "eval",
+            Opt::BookRandomness => "book-randomness",
+            Opt::Seed => "seed",
+        }
+    }
+
+    /// `key=VALUE` with the value's form.
+    #[must_use]
+    pub const fn usage(self) -> &'static str {
+        match self {
+            Opt::Time => "time=S",
+            Opt::Depth => "depth=D",
+            Opt::Threads => "threads=N",
+            Opt::Hash => "hash=MB",
+            Opt::Book => "book=PATH|none",
+            Opt::Eval => "eval=pattern|hand",
+            Opt::BookRandomness => "book-randomness=DISCS",
+            Opt::Seed => "seed=N",
+        }
+    }
+}
+
+/// The players `othbook match` knows, `(name, what it is; its options)`, for help texts and
+/// errors: the classic players, then `better`, `engine` and `gtp:COMMAND`.
+#[must_use]
+pub fn players() -> Vec<(String, String)> {
+    let classic = ClassicKind::ALL.into_iter().map(|k| {
+        let name = if k == ClassicKind::Greedy {
+            "simple"
+        } else {
+            k.name()
+        };
+        let what = if k == ClassicKind::Greedy {
+            "one ply, most discs (also called greedy)"
+        } else {
+            k.about()
+        };
+        let usage = k.usage();
+        let text = if usage.is_empty() {
+            what.to_string()
+        } else {
+            format!("{what}; {usage}")
+        };
+        (name.to_string(), text)
+    });
+    let other = Kind::ALL.into_iter().map(|k| {
+        let usage: Vec<&str> = k.options().iter().map(|o| o.usage()).collect();
+        let name = if k == Kind::Gtp {
+            "gtp:COMMAND".to_string()
+        } else {
+            k.name().to_string()
+        };
+        let text = if usage.is_empty() {
+            k.about().to_string()
+        } else {
+            format!("{}; {}", k.about(), usage.join(" "))
+        };
+        (name, text)
+    });
+    classic.chain(other).collect()
+}
+
+/// Settings of `better` and `engine` (each takes the options its kind lists).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Settings {
+    /// Time per move.
+    pub time: Option<Duration>,
+    /// Fixed depth.
+    pub depth: Option<u32>,
+    /// Search threads.
+    pub threads: Option<usize>,
+    /// Table size in MiB.
+    pub hash: Option<usize>,
+    /// Opening book (as written, for the name).
+    pub book: Option<String>,
+    /// Evaluation.
+    pub eval: Option<EvalKind>,
+    /// Discs below the best a book move may be.
+    pub book_randomness: Option<f64>,
+    /// Seed of book choices.
+    pub seed: Option<u64>,
+}
+
+/// A parsed, checked player specification.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// A teaching player on Othello with the disc-count heuristic (`simple` is greedy).
+    Classic(AgentSpec),
+    /// `better` with its settings.
+    Better(Settings),
+    /// `engine` with its settings.
+    Engine(Settings),
+    /// `gtp:COMMAND`.
+    Gtp {
+        /// The command line.
+        command: String,
+    },
 }
 
 /// A specification that does not name a known player or has bad options.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("player {spec:?}: {reason}")]
-pub struct SpecError {
-    /// The specification as written.
-    pub spec: String,
-    /// What is wrong.
-    pub reason: String,
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SpecError {
+    /// A classic player's kind or options.
+    #[error("player {spec:?}: {error}")]
+    Classic {
+        /// The specification as written.
+        spec: String,
+        /// What is wrong.
+        error: ClassicError,
+    },
+    /// Not a player at all.
+    #[error("player {spec:?}: unknown player (known: {known})")]
+    Unknown {
+        /// The specification as written.
+        spec: String,
+        /// The players there are.
+        known: String,
+    },
+    /// `gtp:` without a command.
+    #[error("player {spec:?}: gtp needs a command, e.g. gtp:gtp-rhino -l 5")]
+    NoCommand {
+        /// The specification as written.
+        spec: String,
+    },
+    /// An option `better` or `engine` does not take, or one that is not key=value.
+    #[error("player {spec:?}: unknown option {key:?} (allowed: {allowed})")]
+    UnknownOption {
+        /// The specification as written.
+        spec: String,
+        /// The key.
+        key: String,
+        /// The options of the kind.
+        allowed: String,
+    },
+    /// A bad value.
+    #[error("player {spec:?}: {key}: {reason}")]
+    BadValue {
+        /// The specification as written.
+        spec: String,
+        /// The key.
+        key: &'static str,
+        /// Why (from the value's own parser).
+        reason: String,
+    },
+}
+
+impl Settings {
+    /// Sets `opt` from `v`; `err` makes the error for a bad value.
+    fn set(
+        &mut self,
+        opt: Opt,
+        v: &str,
+        err: impl Fn(String) -> SpecError,
+    ) -> Result<(), SpecError> {
+        let num = |what: &str| err(format!("{v} is not a valid {what}"));
+        match opt {
+            Opt::Time => {
+                self.time = Some(seconds_in(v, 0.001, 3600.0).map_err(|e| err(e.to_string()))?);
+            }
+            Opt::Depth => match v.parse::<u32>() {
+                Ok(d) if (1..=MAX_OTHELLO_DEPTH).contains(&d) => self.depth = Some(d),
+                Ok(_) => return Err(err("depth must be 1 to 60".into())),
+                Err(_) => return Err(num("number")),
+            },
+            Opt::Threads => match v.parse::<usize>() {
+                Ok(t) if (1..=256).contains(&t) => self.threads = Some(t),
+                Ok(_) => return Err(err("threads must be 1 to 256".into())),
+                Err(_) => return Err(num("number")),
+            },
+            Opt::Hash => match v.parse::<usize>() {
+                Ok(h) if (1..=65_536).contains(&h) => self.hash = Some(h),
+                Ok(_) => return Err(err("hash must be 1 to 65536 MiB".into())),
+                Err(_) => return Err(num("number")),
+            },
+            Opt::Book => self.book = Some(v.to_string()),
+            Opt::Eval => self.eval = Some(v.parse::<EvalKind>().map_err(|e| err(e.to_string()))?),
+            Opt::BookRandomness => self.book_randomness = Some(parse_randomness(v).map_err(err)?),
+            Opt::Seed => self.seed = Some(v.parse().map_err(|_| num("seed"))?),
+        }
+        Ok(())
+    }
+
+    fn book(&self) -> BookSetting {
+        self.book
+            .as_deref()
+            .map_or(BookSetting::Default, BookSetting::parse)
+    }
+}
+
+fn parse_settings(spec: &str, kind: Kind, rest: &str) -> Result<Settings, SpecError> {
+    let mut s = Settings::default();
+    for item in rest
+        .split([',', ':'])
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+    {
+        let (k, v) = item.split_once('=').unwrap_or((item, ""));
+        let key = k.trim().to_ascii_lowercase();
+        let unknown = || SpecError::UnknownOption {
+            spec: spec.to_string(),
+            key: key.clone(),
+            allowed: kind
+                .options()
+                .iter()
+                .map(|o| o.usage())
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let opt = kind
+            .options()
+            .iter()
+            .copied()
+            .find(|o| o.name() == key)
+            .ok_or_else(unknown)?;
+        if !item.contains('=') {
+            return Err(SpecError::BadValue {
+                spec: spec.to_string(),
+                key: opt.name(),
+                reason: "options are key=value".into(),
+            });
+        }
+        s.set(opt, v.trim(), |reason| SpecError::BadValue {
+            spec: spec.to_string(),
+            key: opt.name(),
+            reason,
+        })?;
+    }
+    Ok(s)
 }
 
 impl FromStr for PlayerSpec {
     type Err = SpecError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let err = |r: &str| SpecError {
-            spec: s.to_string(),
-            reason: r.to_string(),
-        };
-        let s_trim = s.trim();
-        let (kind, rest) = s_trim.split_once(':').unwrap_or((s_trim, ""));
-        let kind = kind.to_ascii_lowercase();
-        let mut options = BTreeMap::new();
-        if kind == "gtp" {
-            if rest.trim().is_empty() {
-                return Err(err("gtp needs a command, e.g. gtp:gtp-rhino -l 5"));
-            }
-            options.insert("command".to_string(), rest.trim().to_string());
-        } else {
-            for item in rest.split([',', ':']).filter(|i| !i.trim().is_empty()) {
-                let (k, v) = item
-                    .split_once('=')
-                    .ok_or_else(|| err("options are key=value"))?;
-                options.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        let t = text.trim();
+        let (kind, rest) = t.split_once(':').unwrap_or((t, ""));
+        let kind = kind.trim().to_ascii_lowercase();
+        let spec = text.to_string();
+        match kind.as_str() {
+            "gtp" if rest.trim().is_empty() => Err(SpecError::NoCommand { spec }),
+            "gtp" => Ok(PlayerSpec::Gtp {
+                command: rest.trim().to_string(),
+            }),
+            "better" => Ok(PlayerSpec::Better(parse_settings(t, Kind::Better, rest)?)),
+            "engine" => Ok(PlayerSpec::Engine(parse_settings(t, Kind::Engine, rest)?)),
+            _ => {
+                let classic = if kind == "simple" {
+                    format!("greedy:{rest}")
+                } else {
+                    t.to_string()
+                };
+                let a: AgentSpec = classic.parse().map_err(|error| match error {
+                    ClassicError::UnknownKind { .. } | ClassicError::Empty => SpecError::Unknown {
+                        spec: spec.clone(),
+                        known: players()
+                            .into_iter()
+                            .map(|p| p.0)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    },
+                    error => SpecError::Classic {
+                        spec: spec.clone(),
+                        error,
+                    },
+                })?;
+                if a.depth.is_some_and(|d| d > MAX_OTHELLO_DEPTH) {
+                    return Err(SpecError::BadValue {
+                        spec,
+                        key: "depth",
+                        reason: "depth must be 1 to 60".into(),
+                    });
+                }
+                Ok(PlayerSpec::Classic(a))
             }
         }
-        if kind.is_empty() {
-            return Err(err("empty player name"));
-        }
-        Ok(PlayerSpec { kind, options })
     }
 }
 
-impl fmt::Display for PlayerSpec {
+impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.kind == "gtp" {
-            return write!(
-                f,
-                "gtp:{}",
-                self.options.get("command").map_or("", String::as_str)
-            );
-        }
-        f.write_str(&self.kind)?;
-        for (i, (k, v)) in self.options.iter().enumerate() {
-            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        let mut sep = ':';
+        for o in Opt::ALL {
+            let v = match o {
+                Opt::Time => self.time.map(|t| t.as_secs_f64().to_string()),
+                Opt::Depth => self.depth.map(|d| d.to_string()),
+                Opt::Threads => self.threads.map(|t| t.to_string()),
+                Opt::Hash => self.hash.map(|h| h.to_string()),
+                Opt::Book => self.book.clone(),
+                Opt::Eval => self.eval.map(|e| e.to_string()),
+                Opt::BookRandomness => self.book_randomness.map(|r| r.to_string()),
+                Opt::Seed => self.seed.map(|s| s.to_string()),
+            };
+            if let Some(v) = v {
+                write!(f, "{sep}{}={v}", o.name())?;
+                sep = ',';
+            }
         }
         Ok(())
     }
 }
 
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Classic(a) if a.kind == ClassicKind::Greedy => f.write_str("simple"),
+            PlayerSpec::Classic(a) => write!(f, "{a}"),
+            PlayerSpec::Better(s) => write!(f, "better{s}"),
+            PlayerSpec::Engine(s) => write!(f, "engine{s}"),
+            PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
+        }
+    }
+}
+
 impl PlayerSpec {
-    fn err(&self, reason: impl Into<String>) -> SpecError {
-        SpecError {
-            spec: self.to_string(),
-            reason: reason.into(),
-        }
-    }
-
-    fn num<T: FromStr>(&self, key: &str) -> Result<Option<T>, SpecError> {
-        self.options
-            .get(key)
-            .map(|v| {
-                v.parse::<T>()
-                    .map_err(|_| self.err(format!("{key}={v} is not a valid number")))
-            })
-            .transpose()
-    }
-
-    fn only(&self, allowed: &[&str]) -> Result<(), SpecError> {
-        match self.options.keys().find(|k| !allowed.contains(&k.as_str())) {
-            Some(k) => Err(self.err(format!(
-                "unknown option {k:?} (allowed: {})",
-                allowed.join(", ")
-            ))),
-            None => Ok(()),
-        }
-    }
-
-    fn time(&self) -> Result<Option<Duration>, SpecError> {
-        self.options
-            .get("time")
-            .map(|v| seconds_in(v, 0.001, 3600.0).map_err(|e| self.err(format!("time: {e}"))))
-            .transpose()
-    }
-
-    fn depth(&self) -> Result<Option<u32>, SpecError> {
-        match self.num::<u32>("depth")? {
-            Some(d) if !(1..=60).contains(&d) => Err(self.err("depth must be 1 to 60")),
-            d => Ok(d),
-        }
-    }
-
-    fn book(&self) -> Result<Option<std::sync::Arc<crate::book::Book>>, SpecError> {
-        let setting = self
-            .options
-            .get("book")
-            .map_or(BookSetting::Default, |v| BookSetting::parse(v));
-        setting.open().map_err(|e| {
-            // The book error names the file; its source says what went wrong with it.
-            let why = std::error::Error::source(&e).map_or(String::new(), |s| format!(": {s}"));
-            self.err(format!("book: {e}{why}"))
-        })
-    }
-
-    /// `book-randomness`: how many discs below the best value a book move may be (0 when
-    /// not given).
-    fn book_randomness(&self) -> Result<f64, SpecError> {
-        self.options
-            .get("book-randomness")
-            .map_or(Ok(0.0), |v| parse_randomness(v).map_err(|e| self.err(e)))
-    }
-
-    fn eval(&self) -> Result<EvalKind, SpecError> {
-        self.options
-            .get("eval")
-            .map_or(Ok(EvalKind::default()), |v| {
-                v.parse().map_err(|e| self.err(e))
-            })
-    }
-
-    /// Checks the options without starting anything (external engines are not run).
-    pub fn validate(&self) -> Result<(), SpecError> {
-        match self.kind.as_str() {
-            "random" => self.only(&["seed"]).and(self.num::<u64>("seed").map(drop)),
-            "simple" => self.only(&[]),
-            "minimax" | "alphabeta" | "expectimax" => {
-                self.only(&["depth", "time"])?;
-                self.depth()?;
-                self.time().map(drop)
-            }
-            "mcts" => {
-                self.only(&["time", "playouts", "c", "seed"])?;
-                self.time()?;
-                self.num::<u64>("playouts")?;
-                self.num::<u64>("seed")?;
-                match self.num::<f64>("c")? {
-                    Some(c) if !(0.0..=100.0).contains(&c) => Err(self.err("c must be 0 to 100")),
-                    _ => Ok(()),
-                }
-            }
-            "better" => {
-                self.only(&["book", "book-randomness", "seed"])?;
-                self.num::<u64>("seed")?;
-                self.book_randomness().map(drop)
-            }
-            "engine" => {
-                self.only(&[
-                    "time",
-                    "depth",
-                    "threads",
-                    "hash",
-                    "book",
-                    "eval",
-                    "book-randomness",
-                    "seed",
-                ])?;
-                self.num::<u64>("seed")?;
-                self.book_randomness()?;
-                self.time()?;
-                self.depth()?;
-                self.eval()?;
-                match (self.num::<usize>("threads")?, self.num::<usize>("hash")?) {
-                    (Some(t), _) if !(1..=256).contains(&t) => {
-                        Err(self.err("threads must be 1 to 256"))
-                    }
-                    (_, Some(h)) if !(1..=65_536).contains(&h) => {
-                        Err(self.err("hash must be 1 to 65536 MiB"))
-                    }
-                    _ => Ok(()),
-                }
-            }
-            "gtp" => Ok(()),
-            other => Err(self.err(format!(
-                "unknown player {other:?}; known: {}",
-                PLAYERS.iter().map(|p| p.0).collect::<Vec<_>>().join(", ")
-            ))),
+    /// The same player limited to `time` per move instead of a depth (players that take no
+    /// time limit are unchanged).
+    #[must_use]
+    pub fn with_time(&self, time: Duration) -> PlayerSpec {
+        match self {
+            PlayerSpec::Classic(a) => PlayerSpec::Classic(a.with_time(time)),
+            PlayerSpec::Engine(s) => PlayerSpec::Engine(Settings {
+                time: Some(time),
+                depth: None,
+                ..s.clone()
+            }),
+            other => other.clone(),
         }
     }
 
@@ -254,52 +449,42 @@ impl PlayerSpec {
         &self,
         engine_timeout: Duration,
     ) -> Result<Box<dyn Player>, BuildError> {
-        self.validate()?;
-        let seed = || {
-            self.num::<u64>("seed")
-                .ok()
-                .flatten()
-                .unwrap_or_else(Rng::fresh_seed)
+        let book = |s: &Settings| {
+            s.book().open().map_err(|source| BuildError::Book {
+                spec: self.to_string(),
+                source,
+            })
         };
-        Ok(match self.kind.as_str() {
-            "random" => Box::new(RandomPlayer::new(seed())),
-            "simple" => Box::new(SimplePlayer),
-            "minimax" | "alphabeta" | "expectimax" => Box::new(SearchPlayer {
-                algo: match self.kind.as_str() {
-                    "minimax" => Algorithm::Minimax,
-                    "alphabeta" => Algorithm::AlphaBeta,
-                    _ => Algorithm::Expectimax,
-                },
-                depth: self.depth()?,
-                time: self.time()?,
-            }),
-            "mcts" => Box::new(MctsPlayer::new(
-                self.num::<f64>("c")?.unwrap_or(std::f64::consts::SQRT_2),
-                self.time()?,
-                self.num::<u64>("playouts")?,
-                seed(),
+        let seed = |s: &Settings| s.seed.unwrap_or_else(Rng::fresh_seed);
+        Ok(match self {
+            PlayerSpec::Classic(a) => Box::new(ClassicPlayer::new(
+                a.build(Discs, Rng::fresh_seed()),
+                self.to_string(),
             )),
-            "better" => Box::new(
-                BetterPlayer::new(self.book()?)
-                    .with_book_randomness(self.book_randomness()?, seed()),
+            PlayerSpec::Better(s) => Box::new(
+                BetterPlayer::new(book(s)?)
+                    .with_book_randomness(s.book_randomness.unwrap_or(0.0), seed(s)),
             ),
-            "engine" => Box::new(
+            PlayerSpec::Engine(s) => Box::new(
                 EnginePlayer::new(
-                    self.num::<usize>("threads")?.unwrap_or(1),
-                    self.num::<usize>("hash")?.unwrap_or(64),
-                    self.time()?,
-                    self.depth()?,
-                    self.eval()?,
+                    s.threads.unwrap_or(1),
+                    s.hash.unwrap_or(64),
+                    s.time,
+                    s.depth,
+                    s.eval.unwrap_or_default(),
                 )
-                .map_err(|e| self.err(e.to_string()))?
-                .with_book(self.book()?)
-                .with_book_randomness(self.book_randomness()?, seed()),
+                .map_err(|e| {
+                    BuildError::Start(PlayerError::External {
+                        engine: self.to_string(),
+                        message: e.to_string(),
+                    })
+                })?
+                .with_book(book(s)?)
+                .with_book_randomness(s.book_randomness.unwrap_or(0.0), seed(s)),
             ),
-            "gtp" => Box::new(GtpPlayer::spawn_with_timeout(
-                self.options.get("command").map_or("", String::as_str),
-                engine_timeout,
-            )?),
-            _ => unreachable!("validate accepted an unknown kind"),
+            PlayerSpec::Gtp { command } => {
+                Box::new(GtpPlayer::spawn_with_timeout(command, engine_timeout)?)
+            }
         })
     }
 }
@@ -310,6 +495,14 @@ pub enum BuildError {
     /// Bad specification.
     #[error(transparent)]
     Spec(#[from] SpecError),
+    /// The player's opening book could not be opened.
+    #[error("player {spec:?}: book")]
+    Book {
+        /// The specification.
+        spec: String,
+        /// Why.
+        source: crate::book::BookError,
+    },
     /// The player failed to start.
     #[error(transparent)]
     Start(#[from] PlayerError),
@@ -321,31 +514,45 @@ mod tests {
 
     #[test]
     fn parse_and_display() {
-        let s: PlayerSpec = "alphabeta:depth=4".parse().unwrap();
-        assert_eq!(s.kind, "alphabeta");
-        assert_eq!(s.options["depth"], "4");
-        assert_eq!(s.to_string(), "alphabeta:depth=4");
-        let g: PlayerSpec = "gtp:gtp-rhino -l 5".parse().unwrap();
-        assert_eq!(g.options["command"], "gtp-rhino -l 5");
-        assert_eq!(g.to_string(), "gtp:gtp-rhino -l 5");
-        let m: PlayerSpec = "mcts:time=0.5,c=1".parse().unwrap();
-        assert!(m.validate().is_ok());
-        for e in [
-            "engine:depth=6,eval=pattern",
-            "engine:eval=hand,time=0.1",
-            "engine:book-randomness=1.5,seed=3",
-            "better:book-randomness=0,seed=1",
+        for (text, canon) in [
+            ("alphabeta:depth=4", "alphabeta:depth=4"),
+            ("gtp:gtp-rhino -l 5", "gtp:gtp-rhino -l 5"),
+            ("mcts:time=0.5,c=1", "mcts:c=1,time=0.5"),
+            ("simple", "simple"),
+            ("greedy", "simple"),
+            ("engine:time=0.1,eval=hand", "engine:eval=hand,time=0.1"),
+            ("engine:depth=6,eval=pattern", "engine:depth=6,eval=pattern"),
+            (
+                "engine:depth=5,threads=1,book=x.book",
+                "engine:book=x.book,depth=5,threads=1",
+            ),
+            (
+                "engine:book-randomness=1.5,seed=3",
+                "engine:book-randomness=1.5,seed=3",
+            ),
+            (
+                "better:book-randomness=0,seed=1",
+                "better:book-randomness=0,seed=1",
+            ),
         ] {
-            assert!(e.parse::<PlayerSpec>().unwrap().validate().is_ok(), "{e}");
+            let s: PlayerSpec = text.parse().unwrap();
+            assert_eq!(s.to_string(), canon, "{text}");
+            assert_eq!(canon.parse::<PlayerSpec>().unwrap(), s);
         }
+        let g: PlayerSpec = "gtp:gtp-rhino -l 5".parse().unwrap();
+        assert_eq!(
+            g,
+            PlayerSpec::Gtp {
+                command: "gtp-rhino -l 5".into()
+            }
+        );
     }
 
     #[test]
     fn every_listed_player_is_accepted_as_listed() {
-        for (name, _) in PLAYERS {
+        for (name, _) in players() {
             let spec = name.replace("COMMAND", "gtp-rhino");
-            let s: PlayerSpec = spec.parse().unwrap();
-            assert!(s.validate().is_ok(), "{spec}");
+            assert!(spec.parse::<PlayerSpec>().is_ok(), "{spec}");
         }
     }
 
@@ -356,6 +563,7 @@ mod tests {
             "nobody",
             "alphabeta:depth=0",
             "alphabeta:depth=x",
+            "alphabeta:depth=99",
             "minimax:speed=3",
             "random:seed",
             "gtp:",
@@ -366,11 +574,28 @@ mod tests {
             "engine:book-randomness=-1",
             "engine:book-randomness=nan",
             "better:book-randomness=65",
+            "better:time=1",
             "engine:seed=x",
+            "engine:threads=0",
             "alphabeta:time=1e300",
         ] {
-            let r = bad.parse::<PlayerSpec>().and_then(|s| s.validate());
-            assert!(r.is_err(), "{bad}");
+            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_players_are_told_the_whole_list() {
+        let e = "nosuch".parse::<PlayerSpec>().unwrap_err().to_string();
+        for kind in [
+            "random",
+            "simple",
+            "better",
+            "alphabeta",
+            "mcts",
+            "engine",
+            "gtp",
+        ] {
+            assert!(e.contains(kind), "{e}");
         }
     }
 }

@@ -300,13 +300,16 @@ impl GtpServer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::play::search::SimplePlayer;
+    use crate::play::spec::PlayerSpec;
 
     /// Regression: `time_settings` after `time_left` kept the old remaining time, so a fresh
     /// 5 s clock was spent as if 0.1 s were left.
     #[test]
     fn regression_time_settings_after_time_left_kept_the_old_clock() {
-        let mut s = GtpServer::new(Box::new(SimplePlayer), Duration::from_millis(50));
+        let mut s = GtpServer::new(
+            "simple".parse::<PlayerSpec>().unwrap().build().unwrap(),
+            Duration::from_millis(50),
+        );
         let script = "time_left b 0.1 0\ntime_settings 5 0 1\n";
         s.serve(script.as_bytes(), &mut Vec::new(), &mut Vec::new())
             .unwrap();

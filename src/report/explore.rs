@@ -1,6 +1,7 @@
 //! The explore report: a position's games and results, its book value, and one row per next
 //! move (the book's moves, then valued or engine-scored moves the book does not list).
 
+use super::games_list::GameRow;
 use super::{color_text, moves_list, obf_text, present, round2, OpeningRef, Results, ValueFields};
 use crate::board::{Color, Move, Position};
 use crate::book::games::PositionGames;
@@ -35,15 +36,19 @@ pub struct ExploreReport {
     /// The engine was asked to score the moves (`--depth`): every row carries `eval`.
     #[serde(default)]
     pub eval_asked: bool,
-    /// The statistics and moves were counted from the games passing a filter.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub filtered: bool,
     /// The book leaves out moves played in fewer games than this.
     pub book_min_games: u32,
     /// Games in the whole book (0 for a book imported from another program).
     pub book_games: u64,
+    /// The statistics and moves are counted from the book's games that pass a query-time
+    /// filter (`--player`, `--years`, ...), not read from the book.
+    #[serde(default)]
+    pub filtered: bool,
     /// The next moves: the book's, most played first, then the rest.
     pub moves: Vec<MoveRow>,
+    /// The games listed for `--games K` (most recent first; `null` when not asked).
+    #[serde(default)]
+    pub listed_games: Option<Vec<GameRow>>,
     /// The deepest named opening along the line asked about (last, after the rows: readers
     /// that cut the text at the first `"moves"` key keep working).
     pub opening: Option<OpeningRef>,
@@ -327,9 +332,20 @@ pub struct ExploreQuery<'a> {
     pub scores: Option<&'a MoveScores>,
     /// `--depth` was given.
     pub eval_asked: bool,
-    /// Statistics and moves counted from these games (those passing a filter) instead of
-    /// the book's.
-    pub games: Option<&'a PositionGames>,
+    /// What the book's game table says of the position (`--games`, filters); `None`: the
+    /// table was not read.
+    pub games: Option<ExploreGames<'a>>,
+}
+
+/// The games behind the position, from the book's game table.
+pub struct ExploreGames<'a> {
+    /// Count the statistics and moves from `found` (a filter was given) instead of the book.
+    pub filtered: bool,
+    /// The games that reach the position (those that pass the filter), with their statistics
+    /// and moves as the book would keep them.
+    pub found: &'a PositionGames,
+    /// The games to list (`--games K`).
+    pub listed: Option<Vec<GameRow>>,
 }
 
 impl ExploreReport {
@@ -337,15 +353,17 @@ impl ExploreReport {
     pub fn build(book: &Book, q: ExploreQuery<'_>) -> Result<ExploreReport, BookError> {
         let pos = q.pos;
         let info = book.info();
-        let stats = match q.games {
-            Some(g) => Some(g.stats).filter(|s| s.games() > 0),
+        let filtered = q.games.as_ref().filter(|g| g.filtered).map(|g| g.found);
+        let stats = match filtered {
+            // A position no matching game reaches is not in the filtered book.
+            Some(found) => Some(found.stats).filter(|s| s.games() > 0),
             None => book.try_probe(&pos.board)?,
         };
         let values = PositionValues::of(book, pos)?;
         let in_book = stats.is_some();
         let stats = stats.unwrap_or_default();
-        let mut rows = match q.games {
-            Some(g) => g.moves.clone(),
+        let mut rows = match filtered {
+            Some(found) => found.moves.clone(),
             None if in_book => book.try_moves(&pos.board)?,
             None => Vec::new(),
         };
@@ -402,10 +420,11 @@ impl ExploreReport {
                 eval_depth: e.depth,
             }),
             eval_asked: q.eval_asked,
-            filtered: q.games.is_some(),
             book_min_games: min_games,
             book_games: info.games,
+            filtered: filtered.is_some(),
             moves,
+            listed_games: q.games.and_then(|g| g.listed),
         })
     }
 }
@@ -496,10 +515,11 @@ mod tests {
                 eval_depth: 20,
             }),
             eval_asked: true,
-            filtered: false,
             book_min_games: 4,
             book_games: 3,
+            filtered: false,
             moves: rows,
+            listed_games: None,
             opening: None,
         };
         let json = serde_json::to_string(&report).unwrap();
@@ -520,7 +540,6 @@ mod tests {
             value: None,
             eval: None,
             eval_asked: false,
-            filtered: false,
             moves: report
                 .moves
                 .iter()

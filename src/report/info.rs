@@ -28,21 +28,10 @@ pub struct InfoReport {
     pub options: InfoOptions,
     /// What the values hold; `null` for a book without values.
     pub values: Option<InfoValues>,
-    /// The table of the book's games (`null`: an older or imported book has none).
+    /// The book's table of games; `null` for a book without one (older or imported).
     pub game_table: Option<InfoGameTable>,
     /// The input files, sorted by name.
     pub sources: Vec<InfoSource>,
-}
-
-/// The book's table of its games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InfoGameTable {
-    /// Games in the table.
-    pub games: u64,
-    /// Distinct player names.
-    pub players: u64,
-    /// Distinct event names.
-    pub events: u64,
 }
 
 /// Build options as `othbook build` took them.
@@ -77,6 +66,17 @@ pub struct InfoValues {
     pub missing: u64,
     /// Positions added by deviation learning.
     pub added: u64,
+}
+
+/// What a book's game table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfoGameTable {
+    /// Games stored.
+    pub games: u64,
+    /// Distinct player names.
+    pub players: u64,
+    /// Distinct event names.
+    pub events: u64,
 }
 
 /// One input file of the book.

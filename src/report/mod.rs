@@ -11,6 +11,7 @@
 
 pub mod explore;
 pub mod games;
+pub mod games_list;
 pub mod info;
 pub mod openings;
 pub mod top;

@@ -2,7 +2,8 @@
 
 use super::{line_text, OpeningRef, Results, ValueFields};
 use crate::board::{Color, Move};
-use crate::book::{Book, BookError, Line, Score, TopQuery};
+use crate::book::games::GameSelection;
+use crate::book::{Book, BookError, GameTable, Line, RankBy, Score, TopQuery, ValuedLine};
 use crate::openings::Openings;
 use serde::{Deserialize, Serialize};
 
@@ -36,45 +37,53 @@ pub struct TopLine {
     pub opening: Option<OpeningRef>,
 }
 
+/// The book's games that a query-time filter keeps (`--player`, `--years`, ...): lines are
+/// then counted from them, within the book's depth and above its `min_games`, as a book built
+/// with the filter would count them.
+#[derive(Clone, Copy)]
+pub struct GamesFilter<'a> {
+    /// The book's game table.
+    pub table: &'a GameTable,
+    /// The games that pass the filter.
+    pub selection: &'a GameSelection,
+}
+
 impl TopReport {
-    /// The lines `query` asks for; ranked by the value of the position each reaches when
-    /// `by_value` (a book with values), else as `query.by` says.
+    /// The lines `query` asks for in `book` (counted from the games `filter` keeps, if any),
+    /// ranked by value when `by_value`, else as `query.by` says, each with its opening.
     pub fn build(
         book: &Book,
         query: &TopQuery<'_>,
         by_value: bool,
         openings: &Openings,
+        filter: Option<GamesFilter<'_>>,
     ) -> Result<TopReport, BookError> {
         let with_values = book.has_values();
-        let ranked: Vec<_> = if by_value {
-            book.top_lines_by_value(query)?
-                .into_iter()
-                .map(|v| (v.line, Some(v.black_value)))
-                .collect()
-        } else {
-            let mut rows = Vec::new();
-            for line in book.top_lines(query)? {
-                let value = if with_values {
-                    book.try_line_value(&line.moves)?
-                } else {
-                    None
+        let info = book.info();
+        let ranked: Vec<(Line, Option<Score>)> = match filter {
+            Some(f) => {
+                // The book leaves out lines of fewer games than its min_games: so do its
+                // filtered lines.
+                let query = &TopQuery {
+                    min_games: query.min_games.max(u64::from(info.options.min_games)),
+                    ..*query
                 };
-                rows.push((line, value));
+                let depth = usize::from(info.options.plies);
+                if by_value {
+                    let all = TopQuery {
+                        limit: usize::MAX,
+                        by: RankBy::Games,
+                        ..*query
+                    };
+                    let lines = f.table.top_lines(&all, depth, Some(f.selection));
+                    valued_best(book.best_valued(lines, query.limit)?)
+                } else {
+                    line_values(book, f.table.top_lines(query, depth, Some(f.selection)))?
+                }
             }
-            rows
+            None if by_value => valued_best(book.top_lines_by_value(query)?),
+            None => line_values(book, book.top_lines(query)?)?,
         };
-        Ok(TopReport::from_ranked(book, query, ranked, openings))
-    }
-
-    /// The report of lines already ranked (for example counted from the games that pass a
-    /// filter), each with the value of the position it reaches for black.
-    pub fn from_ranked(
-        book: &Book,
-        query: &TopQuery<'_>,
-        ranked: Vec<(Line, Option<Score>)>,
-        openings: &Openings,
-    ) -> TopReport {
-        let with_values = book.has_values();
         let lines = ranked
             .into_iter()
             .map(|(l, value)| TopLine {
@@ -85,11 +94,33 @@ impl TopReport {
                 line: l.moves,
             })
             .collect();
-        TopReport {
+        Ok(TopReport {
             plies: query.plies,
             book_has_values: with_values,
-            book_plies: book.info().options.plies,
+            book_plies: info.options.plies,
             lines,
-        }
+        })
     }
+}
+
+fn valued_best(lines: Vec<ValuedLine>) -> Vec<(Line, Option<Score>)> {
+    lines
+        .into_iter()
+        .map(|v| (v.line, Some(v.black_value)))
+        .collect()
+}
+
+/// Each line with the value of the position it reaches for black (in a book with values).
+fn line_values(book: &Book, lines: Vec<Line>) -> Result<Vec<(Line, Option<Score>)>, BookError> {
+    let with_values = book.has_values();
+    let mut rows = Vec::with_capacity(lines.len());
+    for line in lines {
+        let value = if with_values {
+            book.try_line_value(&line.moves)?
+        } else {
+            None
+        };
+        rows.push((line, value));
+    }
+    Ok(rows)
 }

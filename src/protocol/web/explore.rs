@@ -8,7 +8,7 @@ use crate::book::games::PositionGames;
 use crate::book::{Book, BookError};
 use crate::engine::{EngineError, EngineOptions};
 use crate::openings::Openings;
-use crate::report::explore::ExploreQuery;
+use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::{ExploreReport, MoveScores, OpeningRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -66,7 +66,11 @@ pub fn answer(
             opening: OpeningRef::along_from(openings, &t.start.board, &t.line),
             scores,
             eval_asked,
-            games,
+            games: games.map(|found| ExploreGames {
+                filtered: true,
+                found,
+                listed: None,
+            }),
         },
     )?;
     let move_openings = report
