@@ -323,3 +323,27 @@ fn serve_says_its_url_and_stops_cleanly_on_ctrl_c() {
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
     assert!(rest.contains("stopped"), "{rest}");
 }
+
+/// A game of the book in which black must pass after these moves (white then plays h7).
+const BEFORE_PASS: &str = "f5d6c5f4e3c6d7e6f6c8d3f3g4c4g3g5e7g6h6h5f7h3d8d2e2c7d1e1f1c3b4b5b3\
+a4a5b6a3f2a6h4g2g8c2h1b7a8b8a7e8f8g7a2b2a1g1h2c1b1";
+
+#[test]
+fn a_forced_pass_is_said_and_put_back_into_the_line() {
+    let s = server();
+    let v = s.json(&format!("/api/v1/explore?moves={BEFORE_PASS}"));
+    assert_eq!(v["must_pass"], true);
+    assert_eq!(v["game_over"], false);
+    assert_eq!(v["legal"], serde_json::json!([]));
+    let after = s.json(&format!("/api/v1/explore?moves={BEFORE_PASS}h7"));
+    assert_eq!(
+        after["line"].as_str().unwrap(),
+        format!("{BEFORE_PASS}pah7")
+    );
+    let passed = s.json(&format!("/api/v1/explore?moves={BEFORE_PASS}pa"));
+    assert!(passed["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m == "h7"));
+}

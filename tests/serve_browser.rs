@@ -334,6 +334,18 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
     s.wait_for_line("");
     s.click("#sq-d3");
     s.wait_for_line("d3");
+    // A forced pass: the Pass button shows, and plays it.
+    let before_pass = "f5d6c5f4e3c6d7e6f6c8d3f3g4c4g3g5e7g6h6h5f7h3d8d2e2c7d1e1f1c3b4b5b3\
+a4a5b6a3f2a6h4g2g8c2h1b7a8b8a7e8f8g7a2b2a1g1h2c1b1";
+    s.script(&format!(
+        "document.getElementById('paste-text').value = '{before_pass}';"
+    ));
+    s.click("#paste button");
+    s.wait_for_line(before_pass);
+    s.wait_for("document.getElementById('pass').hidden", "false");
+    s.click("#pass");
+    s.wait_for_line(&format!("{before_pass}pa"));
+    s.wait_for("document.getElementById('pass').hidden", "true");
     // A phone-sized window: everything fits its width.
     s.cmd(
         "POST",
