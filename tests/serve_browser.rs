@@ -346,7 +346,11 @@ a4a5b6a3f2a6h4g2g8c2h1b7a8b8a7e8f8g7a2b2a1g1h2c1b1";
     s.click("#pass");
     s.wait_for_line(&format!("{before_pass}pa"));
     s.wait_for("document.getElementById('pass').hidden", "true");
-    // A phone-sized window: everything fits its width.
+    // A phone-sized window at f5 d6: everything fits its width.
+    s.script("document.getElementById('paste-text').value = 'f5d6';");
+    s.click("#paste button");
+    s.wait_for_line("f5d6");
+    s.script("window.scrollTo(0, 0);");
     s.cmd(
         "POST",
         "window/rect",
