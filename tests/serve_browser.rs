@@ -291,6 +291,17 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
     s.script(&format!(
         "document.querySelector('#moves tbody tr[data-move=\"{first}\"]').dispatchEvent(new MouseEvent('mouseleave'));"
     ));
+    // The engine's evaluation on request: every row gets a score.
+    s.script("const d = document.getElementById('depth'); d.value = '4'; d.dispatchEvent(new Event('change'));");
+    s.wait_for(
+        "[...document.querySelectorAll('#moves tbody td.eval')].every(td => /^[+-]?[0-9]/.test(td.textContent))",
+        "true",
+    );
+    s.script("const d = document.getElementById('depth'); d.value = ''; d.dispatchEvent(new Event('change'));");
+    s.wait_for(
+        "document.querySelector('#moves tbody td.eval').textContent",
+        "",
+    );
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
     s.screenshot(&dir.join("serve-f5d6.png"));
     // Clicking a game steps through it: the line becomes the game's, up to the position.
