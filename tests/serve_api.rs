@@ -134,6 +134,9 @@ fn bad_requests_get_json_errors_and_the_server_keeps_serving() {
             assert_eq!(v["param"].as_str(), Some(*p), "{path}: {v}");
         }
     }
+    let (status, body) = request(s.addr, "DELETE", "/api/v1/info", None);
+    assert_eq!(status, 405, "{body}");
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
     let long = "f5".repeat(300);
     s.error(&format!("/api/v1/explore?moves={long}"), 400);
     // Bodies: too large, not JSON, unknown fields.

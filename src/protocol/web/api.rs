@@ -42,6 +42,9 @@ pub enum ApiError {
     /// No such page or endpoint (404).
     #[error("no such endpoint: {0}")]
     NotFound(String),
+    /// A method the endpoint does not take (405).
+    #[error("{method} is not allowed here: use GET (POST for /review)")]
+    MethodNotAllowed { method: String },
     /// Every search slot stayed busy (503).
     #[error("the server is busy with other searches: try again later")]
     Busy,
@@ -63,6 +66,7 @@ impl ApiError {
             ApiError::BadParam { .. } => StatusCode::BAD_REQUEST,
             ApiError::Rejected { status, .. } => *status,
             ApiError::NoGameTable | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Book(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -391,4 +395,10 @@ async fn reviewed(
 
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::NotFound(uri.path().to_string())
+}
+
+pub async fn method_not_allowed(method: axum::http::Method) -> ApiError {
+    ApiError::MethodNotAllowed {
+        method: method.to_string(),
+    }
 }

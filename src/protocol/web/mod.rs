@@ -141,7 +141,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/explore", get(api::explore))
         .route("/games", get(api::games))
         .route("/review", get(api::review_get).post(api::review_post))
-        .fallback(api::not_found);
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed);
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
