@@ -40,26 +40,29 @@ pub fn rows(table: &GameTable, matches: &[GameMatch], limit: usize) -> Vec<GameR
     matches
         .iter()
         .take(limit)
-        .filter_map(|m| {
-            let g = table.games().get(m.game)?;
-            let name = |n: u32| table.name(n).map(str::to_string);
-            Some(GameRow {
-                year: g.year,
-                black: name(g.black),
-                white: name(g.white),
-                result: g.result.map(i32::from),
-                next: m.next.map(|mv| mv.to_string()),
-                ply: m.ply,
-                event: name(g.event),
-                moves: format_moves(&table.moves(g)),
-                source: name(g.source).unwrap_or_default(),
-                location: match g.location {
-                    Location::Line(n) => format!("line {n}"),
-                    Location::Record(n) => format!("record {n}"),
-                },
-            })
-        })
+        .filter_map(|m| row(table, m))
         .collect()
+}
+
+/// The row of one match (`None` when the table has no such game).
+pub fn row(table: &GameTable, m: &GameMatch) -> Option<GameRow> {
+    let g = table.games().get(m.game)?;
+    let name = |n: u32| table.name(n).map(str::to_string);
+    Some(GameRow {
+        year: g.year,
+        black: name(g.black),
+        white: name(g.white),
+        result: g.result.map(i32::from),
+        next: m.next.map(|mv| mv.to_string()),
+        ply: m.ply,
+        event: name(g.event),
+        moves: format_moves(&table.moves(g)),
+        source: name(g.source).unwrap_or_default(),
+        location: match g.location {
+            Location::Line(n) => format!("line {n}"),
+            Location::Record(n) => format!("record {n}"),
+        },
+    })
 }
 
 /// What `games find` answers: the games of a book that reach a position (after any filter),

@@ -6,7 +6,6 @@ use super::params::Target;
 use crate::board::{format_moves, Move, Position, Symmetry};
 use crate::book::games::GameMatch;
 use crate::book::GameTable;
-use crate::transcript::Location;
 use serde::Serialize;
 
 /// What `/api/v1/games` answers.
@@ -25,29 +24,18 @@ pub struct GamesAnswer {
     pub games: Vec<GameRow>,
 }
 
-/// One game reaching the position.
+/// One game reaching the position: the row `games find` lists, with the game's index in the
+/// table and its moves turned into the caller's orientation.
 #[derive(Debug, Serialize)]
 pub struct GameRow {
     /// Index of the game in the book's table.
     pub id: usize,
-    pub year: Option<u16>,
-    pub black: Option<String>,
-    pub white: Option<String>,
-    /// Final disc difference, black minus white.
-    pub result: Option<i32>,
-    /// The move played from the position, in the caller's orientation (`null`: the game
-    /// ended there).
-    pub next: Option<String>,
-    /// Plies played before the position (passes count).
-    pub ply: usize,
-    pub event: Option<String>,
-    /// The whole game as played (its own orientation).
-    pub moves: String,
+    /// Year, players, result, next move, ply, event, moves as played, source and location.
+    #[serde(flatten)]
+    pub game: crate::report::games_list::GameRow,
     /// The whole game turned so that its first `ply` plies reach the position as the caller
     /// sees it (when the caller's line starts at the standard start; else as played).
     pub moves_here: String,
-    pub source: String,
-    pub location: String,
 }
 
 /// Rows for `matches[offset..offset + limit]`.
@@ -63,30 +51,17 @@ pub fn rows(
         .skip(offset)
         .take(limit)
         .filter_map(|m| {
-            let g = table.games().get(m.game)?;
-            let name = |n: u32| table.name(n).map(str::to_string);
-            let moves = table.moves(g);
+            let game = crate::report::games_list::row(table, m)?;
+            let moves = table.moves(table.games().get(m.game)?);
             let here = if t.from_start {
                 turned(&moves, m.ply, t)
             } else {
-                moves.clone()
+                moves
             };
             Some(GameRow {
                 id: m.game,
-                year: g.year,
-                black: name(g.black),
-                white: name(g.white),
-                result: g.result.map(i32::from),
-                next: m.next.map(|mv| mv.to_string()),
-                ply: m.ply,
-                event: name(g.event),
-                moves: format_moves(&moves),
+                game,
                 moves_here: format_moves(&here),
-                source: name(g.source).unwrap_or_default(),
-                location: match g.location {
-                    Location::Line(n) => format!("line {n}"),
-                    Location::Record(n) => format!("record {n}"),
-                },
             })
         })
         .collect()
