@@ -1,118 +1,15 @@
 //! Other programs' books: Edax `book.dat` imported (the shared ray1457 book), exported back,
-//! an evaluated WTHOR book exported and read by a reader of this file's own, bad files
-//! refused, and the importer fuzzed on damaged real bytes.
+//! an evaluated WTHOR book exported and read by the suite's own reader, Egaroucid's formats,
+//! Edax's text form, bad files refused, and the importer fuzzed on damaged real bytes.
 
 mod common;
+use common::edax::*;
 use common::{need, run_in};
 use othbook::board::{parse_moves, Board, Position};
 use othbook::book::interop::import_bytes;
 use othbook::book::Book;
 use proptest::prelude::*;
-use std::collections::HashMap;
 use std::path::Path;
-
-const RAY: &str = "../shared/data/edax-book/ray1457_book.dat";
-const WTHOR_1985: &str = "../shared/data/wthor/WTH_1985.wtb";
-
-/// One position as this file's own reader sees it: value, links and leaf as (score, move).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Rec {
-    value: i16,
-    level: u8,
-    links: Vec<(i8, u8)>,
-    leaf: (i8, u8),
-}
-
-/// A minimal `book.dat` reader, written from the format description alone: the header's
-/// position count, then the positions keyed by (player, opponent), links sorted.
-fn read_edax(bytes: &[u8]) -> (i32, HashMap<(u64, u64), Rec>) {
-    assert_eq!(&bytes[..8], b"XADEKOOB");
-    assert_eq!(bytes[8], 4, "version");
-    let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
-    let count = i32::from_le_bytes(bytes[38..42].try_into().unwrap());
-    let mut at = 42;
-    let mut out = HashMap::new();
-    while at < bytes.len() {
-        let key = (u64_at(at), u64_at(at + 8));
-        let value = i16::from_le_bytes([bytes[at + 32], bytes[at + 33]]);
-        let (n, level) = (bytes[at + 38] as usize, bytes[at + 39]);
-        at += 40;
-        let pair = |o: usize| (bytes[o] as i8, bytes[o + 1]);
-        let mut links: Vec<(i8, u8)> = (0..n).map(|i| pair(at + 2 * i)).collect();
-        links.sort_unstable();
-        let leaf = pair(at + 2 * n);
-        at += 2 * n + 2;
-        let rec = Rec {
-            value,
-            level,
-            links,
-            leaf,
-        };
-        assert!(out.insert(key, rec).is_none(), "a board twice");
-    }
-    assert_eq!(at, bytes.len());
-    (count, out)
-}
-
-/// Square `i` of the 8 symmetric images of a board (a1 = bit 0): this file's own copy of the
-/// symmetries, so the check does not lean on othbook's.
-fn image(b: u64, s: usize) -> u64 {
-    let mut out = 0;
-    for i in 0..64 {
-        if b >> i & 1 == 1 {
-            let (x, y) = (i % 8, i / 8);
-            let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
-            let x = if s & 1 != 0 { 7 - x } else { x };
-            let y = if s & 2 != 0 { 7 - y } else { y };
-            out |= 1 << (y * 8 + x);
-        }
-    }
-    out
-}
-
-fn canonical(key: (u64, u64)) -> (u64, u64) {
-    (0..8)
-        .map(|s| (image(key.0, s), image(key.1, s)))
-        .min()
-        .unwrap()
-}
-
-/// Edax's invariants: boards canonical, each link's score −(its child's value), the value
-/// max(link scores, leaf score); the leaf is not a link.
-fn check_invariants(book: &HashMap<(u64, u64), Rec>) {
-    for (&key, r) in book {
-        assert_eq!(canonical(key), key, "board not canonical");
-        let board = Board::from_bits(key.0, key.1);
-        for &(score, mv) in &r.links {
-            let next = if mv == 64 {
-                board.pass()
-            } else {
-                board
-                    .play(othbook::board::Square::from_index(mv).unwrap())
-                    .unwrap()
-            };
-            let child = &book[&canonical((next.player().0, next.opponent().0))];
-            assert_eq!(i16::from(score), -child.value, "link {mv}");
-            assert_ne!(mv, r.leaf.1, "the leaf is a link");
-        }
-        let leaf = (r.leaf.0 > -127).then_some(r.leaf.0);
-        let best = r.links.iter().map(|l| l.0).chain(leaf).max().unwrap();
-        assert_eq!(r.value, i16::from(best));
-    }
-}
-
-fn ok(dir: &Path, args: &[&str]) -> String {
-    let (code, out, err) = run_in(dir, args);
-    assert_eq!(code, Some(0), "{args:?}: {err}");
-    out
-}
-
-fn ray() -> String {
-    std::fs::canonicalize(need(RAY))
-        .unwrap()
-        .to_string_lossy()
-        .into_owned()
-}
 
 #[test]
 fn ray1457_imports_with_its_root_moves_and_values() {
@@ -185,31 +82,6 @@ fn ray1457_exports_back_equal() {
     check_invariants(&b);
 }
 
-/// A book of the 954 games of 1985, 16 plies, evaluated 3 plies deep (`--plies`: only so
-/// deep, the rest left without values).
-fn evaluated_wthor(dir: &Path, plies: Option<&str>) {
-    let wthor = std::fs::canonicalize(need(WTHOR_1985)).unwrap();
-    let w = wthor.to_string_lossy();
-    ok(
-        dir,
-        &[
-            "build",
-            &w,
-            "-o",
-            "w.book",
-            "--plies",
-            "16",
-            "--min-games",
-            "1",
-        ],
-    );
-    let mut args = vec!["book", "evaluate", "w.book", "--depth", "3"];
-    if let Some(p) = plies {
-        args.extend(["--plies", p]);
-    }
-    ok(dir, &args);
-}
-
 #[test]
 fn an_evaluated_wthor_book_exports_with_edax_invariants_and_imports_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -270,18 +142,6 @@ fn positions_without_a_value_are_left_out_and_counted() {
     let (_, recs) = read_edax(&std::fs::read(d.join("w.dat")).unwrap());
     assert_eq!(recs.len(), valued);
     check_invariants(&recs);
-}
-
-/// Runs `book import FILE -o out.book` on `bytes`: it must fail with exit code 1, name the
-/// file and say `reason`, and write nothing.
-fn refused(bytes: &[u8], reason: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("bad.dat"), bytes).unwrap();
-    let (code, _, err) = run_in(d, &["book", "import", "bad.dat", "-o", "out.book"]);
-    assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("bad.dat") && err.contains(reason), "{err}");
-    assert!(!d.join("out.book").exists());
 }
 
 #[test]
@@ -453,38 +313,6 @@ fn bad_egaroucid_files_are_refused() {
     refused(&bad_link, "position 1: link move 36 is not legal");
 }
 
-/// One `.egbk2` record as Egaroucid 6 wrote it (`save_bin`): the board with a1 as the high
-/// bit, value, level, then the moves as (value, cell) with cell 63 = a1.
-fn egbk2_record(key: (u64, u64), value: i8, level: u8, moves: &[(i8, u8)]) -> Vec<u8> {
-    let mut r = Vec::new();
-    r.extend(key.0.reverse_bits().to_le_bytes());
-    r.extend(key.1.reverse_bits().to_le_bytes());
-    r.extend([value as u8, level, moves.len() as u8]);
-    for &(v, mv) in moves {
-        r.extend([v as u8, if mv < 64 { 63 - mv } else { mv }]);
-    }
-    r
-}
-
-/// ray1457 as an `.egbk2`, written by this file as Egaroucid 6 converted an Edax book: each
-/// position with its links and its leaf among its moves (egbk2 had no separate leaf).
-fn ray_as_egbk2() -> Vec<u8> {
-    let (_, ray) = read_edax(&std::fs::read(need(RAY)).unwrap());
-    let mut keys: Vec<_> = ray.keys().copied().collect();
-    keys.sort_unstable();
-    let mut eg = b"DICUORAGE\x02".to_vec();
-    eg.extend((keys.len() as i32).to_le_bytes());
-    for k in &keys {
-        let r = &ray[k];
-        let mut moves = r.links.clone();
-        if r.leaf.1 < 64 {
-            moves.push(r.leaf);
-        }
-        eg.extend(egbk2_record(*k, r.value as i8, r.level, &moves));
-    }
-    eg
-}
-
 #[test]
 fn ray1457_as_egbk2_imports_to_the_same_book() {
     let (_, ray) = read_edax(&std::fs::read(need(RAY)).unwrap());
@@ -628,206 +456,4 @@ fn edax_text_imports_back_to_the_same_book() {
     let mut bad = std::fs::read_to_string(d.join("ray.txt")).unwrap();
     bad = bad.replacen(",1,", ",99,", 1);
     refused(bad.as_bytes(), "line 1: level \"99\" is not 0 to 60");
-}
-
-#[test]
-fn gtp_and_nboard_play_from_an_imported_edax_book() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    ok(d, &["book", "import", &ray(), "-o", "ray.book"]);
-    let path = d.join("ray.book");
-    let book = Book::open(&path).unwrap();
-    for line in ["f5", "f5f6", "f5f6e6"] {
-        let pos = Position::START
-            .replay(parse_moves(line).unwrap())
-            .unwrap()
-            .end;
-        let moves = book.best_moves(&pos.board);
-        assert!(!moves.is_empty(), "{line}: ray1457 has values here");
-        let top = moves[0].score.score;
-        let best: Vec<String> = moves
-            .iter()
-            .filter(|m| m.score.score == top)
-            .map(|m| m.mv.to_string().to_uppercase())
-            .collect();
-        // GTP: genmove answers a best move of the imported book.
-        let mut script = String::new();
-        let mut p = Position::START;
-        for mv in parse_moves(line).unwrap() {
-            script.push_str(&format!("play {} {mv}\n", p.side));
-            p = p.play(mv).unwrap();
-        }
-        script.push_str(&format!("genmove {}\nquit\n", p.side));
-        let player = format!("engine:book={},depth=1,threads=1,hash=1", path.display());
-        let out = common::othbook()
-            .args(["gtp", "--player", &player, "--time", "0.05"])
-            .write_stdin(script)
-            .output()
-            .unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
-        let answers: Vec<&str> = text.split("\n\n").filter(|s| !s.is_empty()).collect();
-        let answer = answers[answers.len() - 2].trim_start_matches("= ");
-        assert!(
-            best.iter().any(|b| b == answer),
-            "{line}: {answer} not in {best:?}"
-        );
-        // NBoard: hint lists the book's moves with their values, go plays a best one.
-        let game = common::nboard_game(line);
-        let script = format!("nboard 2\nset depth 1\nset game {game};)\nhint 2\ngo\nquit\n");
-        let out = common::othbook()
-            .args(["nboard", "--time", "0.2", "--hash", "1", "--book"])
-            .arg(&path)
-            .write_stdin(script)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        let text = String::from_utf8(out.stdout).unwrap();
-        let hints: Vec<Vec<&str>> = text
-            .lines()
-            .filter(|l| l.starts_with("book "))
-            .map(|l| l.split_whitespace().collect())
-            .collect();
-        // NBoard lists moves that the position's symmetry makes equal each on its own.
-        assert!(!hints.is_empty(), "{text}");
-        assert!(best.iter().any(|b| b == hints[0][1]), "{text}");
-        assert_eq!(
-            hints[0][2].parse::<f64>().unwrap(),
-            moves[0].score.discs(),
-            "{text}"
-        );
-        let go = text.lines().find(|l| l.starts_with("=== ")).unwrap();
-        let played = go[4..].split('/').next().unwrap();
-        assert!(
-            best.iter().any(|b| b == played),
-            "{line}: {go} not in {best:?}"
-        );
-    }
-}
-
-#[test]
-fn a_player_does_not_take_a_book_move_worse_than_an_unnamed_score() {
-    // After f5, white's record has a value (+2 for white) but no leaf; d6 leads into the
-    // book at −1 for white. The best move is out of the book and unnamed: the book must
-    // not choose d6, and the player searches instead.
-    let line = |s: &str| {
-        Position::START
-            .replay(parse_moves(s).unwrap())
-            .unwrap()
-            .end
-            .board
-    };
-    let bits = |b: &Board| (b.player().0, b.opponent().0);
-    let mut eg = b"DICUORAGE\x02".to_vec();
-    eg.extend(2i32.to_le_bytes());
-    eg.extend(egbk2_record(bits(&line("f5")), 2, 8, &[]));
-    eg.extend(egbk2_record(bits(&line("f5d6")), 1, 8, &[]));
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("p.egbk2"), &eg).unwrap();
-    ok(d, &["book", "import", "p.egbk2", "-o", "p.book"]);
-    let book = Book::open(d.join("p.book")).unwrap();
-    let after = line("f5");
-    assert_eq!(book.value(&after).map(|s| s.score), Some(200));
-    let listed = book.best_moves(&after);
-    assert_eq!(listed.len(), 1, "{listed:?}");
-    assert_eq!(listed[0].score.score, -100);
-    let mut rng = othbook::play::search::Rng::new(1);
-    let pick = othbook::play::book_choice::choose(&book, &after, 0.0, &mut rng).unwrap();
-    assert_eq!(
-        pick, None,
-        "the book chose a move worth less than its value"
-    );
-}
-
-#[test]
-fn top_by_value_walks_the_positions_of_an_imported_book() {
-    // An evaluated WTHOR book through Edax's format: the same positions, no games.
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    evaluated_wthor(d, None);
-    ok(
-        d,
-        &["book", "export", "w.book", "--to", "edax", "-o", "w.dat"],
-    );
-    ok(d, &["book", "import", "w.dat", "-o", "imported.book"]);
-    let book = Book::open(d.join("imported.book")).unwrap();
-    let out = ok(
-        d,
-        &[
-            "top",
-            "--by",
-            "value",
-            "--book",
-            "imported.book",
-            "--plies",
-            "8",
-            "--limit",
-            "50",
-        ],
-    );
-    let rows: Vec<(String, f64)> = out
-        .lines()
-        .filter(|l| {
-            l.trim_start()
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit())
-        })
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f[1].to_string(), f[f.len() - 1].parse().unwrap())
-        })
-        .collect();
-    assert_eq!(rows.len(), 50, "{out}");
-    let mut seen = std::collections::HashSet::new();
-    for w in rows.windows(2) {
-        assert!(w[0].1 >= w[1].1, "best first: {out}");
-    }
-    for (line, value) in &rows {
-        let moves = parse_moves(line).unwrap();
-        assert_eq!(moves.len(), 8, "{line}");
-        // Every position along the line is in the book, and the value is the book's.
-        let mut pos = Position::START;
-        for mv in moves {
-            pos = pos.play(mv).unwrap();
-            assert!(book.value(&pos.board).is_some(), "{line}: left the book");
-        }
-        let v = book.value(&pos.board).unwrap().discs();
-        let black = if pos.side == othbook::board::Color::Black {
-            v
-        } else {
-            -v
-        };
-        assert_eq!(black, *value, "{line}");
-        assert!(seen.insert(line.clone()), "{line} twice");
-    }
-    // Every line of games is a line through the book's positions (up to the images that
-    // symmetric positions make equal): none reaches a better value than the first row.
-    let games = ok(
-        d,
-        &["top", "--book", "w.book", "--plies", "8", "--limit", "500"],
-    );
-    let original = Book::open(d.join("w.book")).unwrap();
-    let mut best_game_line = f64::MIN;
-    for l in games.lines().filter_map(|l| l.split_whitespace().nth(1)) {
-        let Ok(moves) = parse_moves(l) else { continue };
-        if moves.len() != 8 {
-            continue;
-        }
-        let end = Position::START.replay(moves).unwrap().end;
-        if let Some(v) = original.value(&end.board) {
-            let v = (v.discs()).round();
-            let black = if end.side == othbook::board::Color::Black {
-                v
-            } else {
-                -v
-            };
-            best_game_line = best_game_line.max(black);
-        }
-    }
-    assert!(best_game_line > f64::MIN, "{games}");
-    assert!(
-        rows[0].1 >= best_game_line,
-        "{best_game_line} above the first row: {out}"
-    );
 }
