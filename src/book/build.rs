@@ -363,10 +363,10 @@ fn aggregate(mut recs: Vec<Rec>, min: u32) -> (Vec<PosEntry>, Vec<MoveEntry>) {
                 let code = recs[k].code;
                 let mut s = Stats::default();
                 while k < j && recs[k].code == code {
-                    s = add_unchecked(&s, &recs[k].stats());
+                    s = s.plus(&recs[k].stats());
                     k += 1;
                 }
-                total = add_unchecked(&total, &s);
+                total = total.plus(&s);
                 if code != NO_MOVE && s.games() >= min {
                     moves.push(MoveEntry { code, stats: s });
                 }
@@ -389,17 +389,6 @@ fn aggregate(mut recs: Vec<Rec>, min: u32) -> (Vec<PosEntry>, Vec<MoveEntry>) {
         sorted_moves.extend_from_slice(&moves[start..start + p.move_count as usize]);
     }
     (positions, sorted_moves)
-}
-
-/// Adds statistics whose sum is known to fit (fewer than 2^32 games in a build).
-fn add_unchecked(a: &Stats, b: &Stats) -> Stats {
-    Stats {
-        wins: a.wins + b.wins,
-        draws: a.draws + b.draws,
-        losses: a.losses + b.losses,
-        unknown: a.unknown + b.unknown,
-        disc_sum: a.disc_sum + b.disc_sum,
-    }
 }
 
 /// Position records (24 bytes each) one part of a streamed build may hold: about 400 MB.

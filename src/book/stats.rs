@@ -140,6 +140,19 @@ impl Stats {
         })
     }
 
+    /// Adds `other` where the sum is known to fit: statistics of fewer than 2^32 games, as
+    /// a build or a game table counts them (overflow is a bug: it panics in debug builds).
+    #[must_use]
+    pub const fn plus(&self, other: &Stats) -> Stats {
+        Stats {
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+            unknown: self.unknown + other.unknown,
+            disc_sum: self.disc_sum + other.disc_sum,
+        }
+    }
+
     /// Colour figures, given the colour whose view these statistics are from.
     #[must_use]
     pub const fn for_side(&self, side: Color) -> ColorStats {

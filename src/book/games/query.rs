@@ -98,7 +98,7 @@ impl GameTable {
             let g = &self.games[game];
             let black = Outcome::from_disc_diff(g.result.map(i32::from));
             let mover = if ply % 2 == 0 { black } else { black.flipped() };
-            result.stats = add(&result.stats, &mover.stats());
+            result.stats = result.stats.plus(&mover.stats());
             // The game's board is an image of the one asked about: its move is shown in the
             // caller's orientation.
             let to_caller = Symmetry::ALL
@@ -110,7 +110,7 @@ impl GameTable {
             if let Some(mv) = next.filter(|_| ply < max_ply) {
                 let code = target.code_of(mv);
                 match codes.iter_mut().find(|(c, _)| *c == code) {
-                    Some((_, s)) => *s = add(s, &mover.stats()),
+                    Some((_, s)) => *s = s.plus(&mover.stats()),
                     None => codes.push((code, mover.stats())),
                 }
             }
@@ -224,7 +224,7 @@ impl GameTable {
             }
             let stats = Outcome::from_disc_diff(g.result.map(i32::from)).stats();
             let e = counts.entry(line).or_default();
-            *e = add(e, &stats);
+            *e = e.plus(&stats);
         }
         let mut lines: Vec<(Vec<u8>, Stats)> = counts
             .into_iter()
@@ -245,16 +245,5 @@ impl GameTable {
                 stats,
             })
             .collect()
-    }
-}
-
-/// Adds statistics of fewer than 2^32 games (a table holds fewer).
-fn add(a: &Stats, b: &Stats) -> Stats {
-    Stats {
-        wins: a.wins + b.wins,
-        draws: a.draws + b.draws,
-        losses: a.losses + b.losses,
-        unknown: a.unknown + b.unknown,
-        disc_sum: a.disc_sum + b.disc_sum,
     }
 }

@@ -12,26 +12,10 @@ pub use convert::{discs, solved_empties, MAX_LEVEL};
 use crate::book::data::BookData;
 use std::path::Path;
 
-/// Why a foreign book cannot be read or written.
-#[derive(Debug, thiserror::Error)]
-pub enum InteropError {
-    /// The file cannot be read or written.
-    #[error("{path}")]
-    Io {
-        /// The file.
-        path: String,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The file is not a book of a format and version this build reads, or is damaged.
-    #[error("{path}: {reason}")]
-    Invalid {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
+/// Why a foreign book cannot be read or written: the book errors' `Io` (the file cannot be
+/// read or written) and `Invalid` (not a format and version this build reads, or damaged),
+/// naming the foreign file.
+pub type InteropError = crate::book::BookError;
 
 /// The foreign formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
