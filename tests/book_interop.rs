@@ -457,3 +457,26 @@ fn edax_text_imports_back_to_the_same_book() {
     bad = bad.replacen(",1,", ",99,", 1);
     refused(bad.as_bytes(), "line 1: level \"99\" is not 0 to 60");
 }
+
+#[test]
+fn regression_book_import_read_dash_as_a_file_name_and_dev_zero_forever() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = common::othbook()
+        .current_dir(d)
+        .args(["book", "import", "-", "-o", "piped.book"])
+        .write_stdin(std::fs::read(need(RAY)).unwrap())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1941 positions, 2077 links read"), "{text}");
+    let (code, _, err) = run_in(d, &["book", "import", "/dev/zero", "-o", "zero.book"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("/dev/zero: a device"), "{err}");
+    assert!(!d.join("zero.book").exists());
+}

@@ -116,12 +116,69 @@ pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport
 }
 
 /// Reads a foreign book file.
+///
+/// `-` is standard input. A device (`/dev/zero`) is refused, and no input is read past
+/// [`IMPORT_LIMIT`], so an endless stream ends in an error rather than in exhausted memory.
 pub fn import_file(path: &Path) -> Result<(BookData, ImportReport), InteropError> {
-    let bytes = std::fs::read(path).map_err(|source| InteropError::Io {
+    let invalid_read = |reason: String| InteropError::Invalid {
         path: path.display().to_string(),
-        source,
-    })?;
+        reason,
+    };
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::io::stdin().lock(), IMPORT_LIMIT + 1),
+            &mut bytes,
+        )
+        .map_err(|source| InteropError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        if bytes.len() as u64 > IMPORT_LIMIT {
+            return Err(invalid_read(format!(
+                "larger than {IMPORT_LIMIT} bytes, the most an import may have"
+            )));
+        }
+        bytes
+    } else {
+        if is_device(path) {
+            return Err(invalid_read("a device, not a book file".into()));
+        }
+        crate::bounded_read::read_capped(path, IMPORT_LIMIT).map_err(|e| match e {
+            crate::bounded_read::ReadError::Io { source, .. } => InteropError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+            other => invalid_read(
+                other
+                    .to_string()
+                    .trim_start_matches(&format!("{}: ", path.display()))
+                    .to_string(),
+            ),
+        })?
+    };
     import_bytes(&bytes, path)
+}
+
+/// The most bytes an imported book may have (Egaroucid's 25-byte records: 170 million
+/// positions).
+pub const IMPORT_LIMIT: u64 = 4 << 30;
+
+/// Whether `path` is a character or block device (never a book, and possibly endless).
+fn is_device(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| {
+            let t = m.file_type();
+            t.is_char_device() || t.is_block_device()
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// The Edax `book.dat` of a book with values: its bytes and what was left out.
