@@ -37,7 +37,6 @@ fn bench(c: &mut Criterion) {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 64,
-        ..EngineOptions::default()
     });
     let mut g = c.benchmark_group("engine");
     g.sample_size(10);

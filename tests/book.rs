@@ -432,7 +432,6 @@ fn explore_depth_scores_every_legal_move_as_the_engine_does() {
         let engine = Engine::new(EngineOptions {
             threads: 1,
             hash_mb: 64,
-            ..EngineOptions::default()
         });
         let a = engine
             .analyze(&pos.board, &Limits::depth(6).multipv(legal.len()))

@@ -142,6 +142,8 @@ fn bad_input_exits_with_2() {
     fails_with_2(&["analyze", "--position", "XXO X"], "invalid --position");
     fails_with_2(&["analyze", "f5f5"], "illegal");
     fails_with_2(&["analyze", "--algo", "magic"], "unknown algorithm");
+    fails_with_2(&["analyze", "--algo", "minimax"], "retired from the engine");
+    fails_with_2(&["analyze", "--algo", "alphabeta"], "othbook teach");
     let full = format!("{} X", "X".repeat(64));
     fails_with_2(&["analyze", "--position", &full], "game is over");
     fails_with_2(&["solve", &full], "game is over");

@@ -1,10 +1,13 @@
-//! Engine invariants: the three algorithms agree, thread counts agree on exact scores, the
+//! Engine invariants: PVS agrees with plain negamax, thread counts agree on exact scores, the
 //! table never answers for another board, and time limits and stop flags are kept.
 
 use othbook::board::notation::parse_moves;
 use othbook::board::{Board, Move, Position};
 use othbook::engine::tt::{Bound, Kind, TranspositionTable};
-use othbook::engine::{Algorithm, Engine, EngineError, EngineOptions, Limits, ScoreKind, SCALE};
+mod common;
+
+use common::minimax::negamax_pattern;
+use othbook::engine::{Engine, EngineError, EngineOptions, Limits, ScoreKind, SCALE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -40,31 +43,27 @@ fn positions(seed: u64, games: usize, step: usize) -> Vec<Board> {
     out
 }
 
-fn engine(algorithm: Algorithm, threads: usize) -> Engine {
+fn engine(threads: usize) -> Engine {
     Engine::new(EngineOptions {
         threads,
         hash_mb: 16,
-        algorithm,
     })
 }
 
+/// The production search (table, ordering, ETC, aspiration, hand-written last plies) finds
+/// the value plain negamax finds, at every depth where each of those parts is in play.
 #[test]
-fn minimax_alphabeta_and_pvs_agree_at_fixed_depth() {
+fn pvs_agrees_with_negamax_at_fixed_depth() {
     let boards = positions(0x5EED_1234_ABCD_0001, 6, 7);
     assert!(boards.len() >= 40, "only {} positions", boards.len());
     for (i, b) in boards.iter().enumerate() {
-        let depth = if b.empty_count() > 40 { 3 } else { 4 };
-        let limits = Limits::depth(depth);
-        let mm = engine(Algorithm::Minimax, 1)
-            .analyze(b, &limits)
-            .expect("ok");
-        let ab = engine(Algorithm::AlphaBeta, 1)
-            .analyze(b, &limits)
-            .expect("ok");
-        let pvs = engine(Algorithm::Pvs, 1).analyze(b, &limits).expect("ok");
-        assert_eq!(mm.score, ab.score, "position {i}: minimax vs alpha-beta");
-        assert_eq!(mm.score, pvs.score, "position {i}: minimax vs PVS");
-        assert!(ab.nodes <= mm.nodes, "position {i}: pruning added nodes");
+        let depth = if b.empty_count() > 40 { 4 } else { 5 };
+        let pvs = engine(1).analyze(b, &Limits::depth(depth)).expect("ok");
+        let mm = negamax_pattern(*b, depth);
+        assert_eq!(
+            mm, pvs.score,
+            "position {i}: negamax vs PVS at depth {depth}"
+        );
     }
 }
 
@@ -72,7 +71,7 @@ fn minimax_alphabeta_and_pvs_agree_at_fixed_depth() {
 fn multipv_scores_agree_with_minimax_per_move() {
     for b in positions(0x0BAD_CAFE_0000_0042, 2, 11).iter().take(8) {
         let k = b.legal_moves().count() as usize;
-        let pvs = engine(Algorithm::Pvs, 1)
+        let pvs = engine(1)
             .analyze(b, &Limits::depth(3).multipv(k))
             .expect("ok");
         assert_eq!(pvs.lines.len(), k);
@@ -82,10 +81,8 @@ fn multipv_scores_agree_with_minimax_per_move() {
             if child.is_game_over() || !child.has_moves() {
                 continue;
             }
-            let mm = engine(Algorithm::Minimax, 1)
-                .analyze(&child, &Limits::depth(2))
-                .expect("ok");
-            assert_eq!(l.score, -mm.score, "line {sq}");
+            let mm = negamax_pattern(child, 2);
+            assert_eq!(l.score, -mm, "line {sq}");
             assert!(l.exact);
         }
         assert!(pvs.lines.windows(2).all(|w| w[0].score >= w[1].score));
@@ -102,7 +99,7 @@ fn regression_exact_multipv_line_got_the_pv_of_another_move_with_its_score() {
         .parse::<Position>()
         .expect("FFO #1")
         .board;
-    let a = engine(Algorithm::Pvs, 1)
+    let a = engine(1)
         .analyze(&b, &Limits::exact().multipv(6))
         .expect("ok");
     let scores: Vec<i32> = a.lines.iter().map(|l| l.score / SCALE).collect();
@@ -135,17 +132,10 @@ fn exact_scores_do_not_depend_on_thread_count() {
     for b in &boards {
         let scores: Vec<i32> = [1, 2, 4]
             .iter()
-            .map(|&t| {
-                engine(Algorithm::Pvs, t)
-                    .analyze(b, &Limits::exact())
-                    .expect("ok")
-                    .score
-            })
+            .map(|&t| engine(t).analyze(b, &Limits::exact()).expect("ok").score)
             .collect();
         assert!(scores.iter().all(|&s| s == scores[0]), "{scores:?}");
-        let wld = engine(Algorithm::Pvs, 2)
-            .analyze(b, &Limits::wld())
-            .expect("ok");
+        let wld = engine(2).analyze(b, &Limits::wld()).expect("ok");
         assert_eq!(wld.kind, ScoreKind::Wld);
         assert_eq!(wld.score.signum(), scores[0].signum());
     }
@@ -162,13 +152,9 @@ fn exact_solve_matches_minimax_to_the_end() {
     assert!(boards.len() >= 15, "{}", boards.len());
     for b in boards {
         let depth = b.empty_count();
-        let mm = engine(Algorithm::Minimax, 1)
-            .analyze(&b, &Limits::depth(depth))
-            .expect("ok");
-        let ex = engine(Algorithm::Pvs, 1)
-            .analyze(&b, &Limits::exact())
-            .expect("ok");
-        assert_eq!(mm.score, ex.score);
+        let mm = negamax_pattern(b, depth);
+        let ex = engine(1).analyze(&b, &Limits::exact()).expect("ok");
+        assert_eq!(mm, ex.score);
         assert_eq!(ex.score % SCALE, 0);
     }
 }
@@ -210,7 +196,7 @@ fn table_never_answers_for_another_board() {
 #[test]
 fn time_limit_of_one_second_is_kept() {
     // The start position cannot be solved in a second: the limit must stop the search.
-    let e = engine(Algorithm::Pvs, 2);
+    let e = engine(2);
     let t = Instant::now();
     let a = e
         .analyze(&Board::START, &Limits::time(Duration::from_secs(1)))
@@ -236,7 +222,7 @@ fn regression_timed_result_showed_the_pv_of_the_unfinished_iteration() {
         .expect("legal opening");
     let mut checked = 0;
     for threads in [1, 2] {
-        let e = engine(Algorithm::Pvs, threads);
+        let e = engine(threads);
         let mut last = None;
         let a = e
             .analyze_with(&board, &Limits::time(Duration::from_millis(400)), |it| {
@@ -269,7 +255,7 @@ fn regression_timed_result_showed_the_pv_of_the_unfinished_iteration() {
 fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
     // One and two threads: the helper must stop too, or the search would not return.
     for threads in [1, 2] {
-        let e = engine(Algorithm::Pvs, threads);
+        let e = engine(threads);
         let stop = AtomicBool::new(false);
         let t = Instant::now();
         let a = std::thread::scope(|s| {
@@ -297,7 +283,7 @@ fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
 
 #[test]
 fn bad_limits_and_finished_games_are_rejected() {
-    let e = engine(Algorithm::Pvs, 1);
+    let e = engine(1);
     assert!(matches!(
         e.analyze(&Board::START, &Limits::depth(0)),
         Err(EngineError::BadLimits(_))
@@ -324,9 +310,7 @@ fn a_side_without_moves_is_analysed_as_a_pass() {
     // Black to move has no move; white has.
     let pos: Position = format!("OX{} X", "-".repeat(62)).parse().expect("position");
     assert!(pos.board.must_pass());
-    let a = engine(Algorithm::Pvs, 1)
-        .analyze(&pos.board, &Limits::exact())
-        .expect("ok");
+    let a = engine(1).analyze(&pos.board, &Limits::exact()).expect("ok");
     assert!(a.passed);
     assert_eq!(a.best_move, Move::Pass);
     assert_eq!(a.pv.first(), Some(&Move::Pass));
@@ -336,7 +320,7 @@ fn a_side_without_moves_is_analysed_as_a_pass() {
 /// iterations. The watched count runs with the search and ends at the analysis's nodes.
 #[test]
 fn regression_long_solves_showed_no_progress_watched_nodes_count_the_search() {
-    let e = engine(Algorithm::Pvs, 2);
+    let e = engine(2);
     let nodes = std::sync::atomic::AtomicU64::new(12_345);
     for board in positions(11, 2, 40) {
         let a = e

@@ -41,7 +41,6 @@ fn check(ids: std::ops::RangeInclusive<usize>, threads: usize) {
     let engine = Engine::new(EngineOptions {
         threads,
         hash_mb: 64,
-        ..EngineOptions::default()
     });
     let all = problems();
     assert_eq!(all.len(), 59);
@@ -106,7 +105,6 @@ fn regression_search_to_the_end_ran_every_midgame_depth_before_solving() {
     let mut engine = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 64,
-        ..EngineOptions::default()
     });
     let (mut exact, mut to_end, mut timed) = (0u64, 0u64, 0u64);
     for p in problems().iter().filter(|p| p.id <= 19) {
@@ -148,7 +146,6 @@ fn regression_timed_search_ran_midgame_to_8_plies_short_before_solving() {
     let engine = Engine::new(EngineOptions {
         threads: 2,
         hash_mb: 64,
-        ..EngineOptions::default()
     });
     let limits = Limits {
         time: Some(Duration::from_secs(600)),

@@ -19,7 +19,6 @@ fn engine() -> Engine {
     Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 16,
-        ..EngineOptions::default()
     })
 }
 

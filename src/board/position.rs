@@ -106,6 +106,14 @@ impl Board {
         Bitboard(movegen::flips(self.player, self.opponent, sq as u8))
     }
 
+    /// Discs that playing `sq` flips, for a square known to be empty (one of
+    /// [`Board::legal_moves`], say): [`Board::flips`] without its occupancy test, for search.
+    #[inline]
+    #[must_use]
+    pub fn legal_flips(&self, sq: Square) -> Bitboard {
+        Bitboard(movegen::flips(self.player, self.opponent, sq as u8))
+    }
+
     /// The board after the side to move plays `sq` flipping `flips` (from [`Board::flips`]);
     /// the opponent is then to move. No legality check: the hot path for search.
     #[inline]

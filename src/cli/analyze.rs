@@ -11,7 +11,7 @@ use super::common::{
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
-    Algorithm, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
+    AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
 };
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
@@ -148,7 +148,8 @@ pub struct Args {
     /// Number of best moves to score (1-64).
     #[arg(long, default_value_t = 1)]
     multipv: usize,
-    /// Search algorithm: minimax, alphabeta or pvs (the first two for comparison only).
+    /// Search algorithm: only pvs. Minimax and alpha-beta left the engine: the teaching
+    /// players of `othbook teach` have them.
     #[arg(long, default_value = "pvs")]
     algo: String,
     /// Opening book to probe before searching (default: books/wthor.book when present).
@@ -162,10 +163,24 @@ pub struct Args {
     eval: EvalKind,
 }
 
+/// `--algo`: PVS is the engine's only search; the teaching algorithms moved out of it.
+fn retired_algo(algo: &str) -> Result<()> {
+    match algo.to_ascii_lowercase().as_str() {
+        "pvs" => Ok(()),
+        "minimax" | "alphabeta" | "alpha-beta" | "ab" => Err(bad(format!(
+            "--algo {algo} was retired from the engine: `othbook teach match --game othello \
+             --players minimax,alphabeta --depth D` runs the teaching players"
+        ))),
+        _ => Err(bad(format!(
+            "unknown algorithm {algo:?}: the engine searches with pvs"
+        ))),
+    }
+}
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
     check_hash(args.hash)?;
-    let algorithm: Algorithm = args.algo.parse().map_err(bad)?;
+    retired_algo(&args.algo)?;
     depth_arg(args.depth)?;
     let time = match args.time {
         None => None,
@@ -221,7 +236,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         EngineOptions {
             threads,
             hash_mb: args.hash,
-            algorithm,
         },
         AnyEval::new(args.eval),
     )

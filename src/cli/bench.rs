@@ -58,7 +58,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let mut engine = Engine::try_new(EngineOptions {
         threads,
         hash_mb: args.hash,
-        ..EngineOptions::default()
     })
     .map_err(|e| bad(e.to_string()))?;
     // Read before anything is searched, so that a wrong path fails at once.

@@ -86,7 +86,6 @@ fn score_moves(pos: &Position, depth: u32, threads: usize) -> Result<Option<Move
     let options = EngineOptions {
         threads,
         hash_mb: EVAL_HASH_MB,
-        ..EngineOptions::default()
     };
     let scores = MoveScores::search(pos, depth, options, |it| {
         spinner.set_message(format!(

@@ -65,7 +65,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let engine = Engine::try_new(EngineOptions {
         threads,
         hash_mb: args.hash,
-        ..EngineOptions::default()
     })
     .map_err(|e| bad(e.to_string()))?;
     let book = if args.no_book {

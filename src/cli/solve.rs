@@ -91,7 +91,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         EngineOptions {
             threads,
             hash_mb: hash,
-            ..EngineOptions::default()
         },
         AnyEval::new(args.eval),
     )

@@ -10,7 +10,6 @@
 //! ```
 
 mod any_eval;
-mod endgame;
 mod eval;
 pub mod pattern;
 mod search;
@@ -24,8 +23,7 @@ pub use pattern::{EvalFileError, PatternEval};
 pub use tt::TranspositionTable;
 
 use crate::board::{Bitboard, Board, Move};
-use search::{iterate, pv_from_tt, Busy, Outcome, RootMove, Shared, Worker};
-use std::str::FromStr;
+use search::{pv_from_tt, Busy, Control, Outcome, RootMove, RootSearch, Shared, Task, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -36,32 +34,6 @@ pub const SCALE: i32 = 100;
 pub(crate) const INF: i32 = 30_000;
 /// Deepest search accepted (plies).
 pub const MAX_DEPTH: u32 = 60;
-
-/// Search algorithm below the root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Algorithm {
-    /// Every node, no pruning (for teaching and checking).
-    Minimax,
-    /// Alpha-beta in plain square order, no table.
-    AlphaBeta,
-    /// Principal-variation search with table, ordering and aspiration windows.
-    #[default]
-    Pvs,
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "minimax" => Ok(Algorithm::Minimax),
-            "alphabeta" | "alpha-beta" | "ab" => Ok(Algorithm::AlphaBeta),
-            "pvs" => Ok(Algorithm::Pvs),
-            _ => Err(format!(
-                "unknown algorithm {s:?}: use minimax, alphabeta or pvs"
-            )),
-        }
-    }
-}
 
 /// The most search threads an engine runs: a few per core. More only share the same cores,
 /// and each must be scheduled before it notices that the time is up, so time limits would
@@ -79,8 +51,6 @@ pub struct EngineOptions {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// Algorithm below the root.
-    pub algorithm: Algorithm,
 }
 
 impl Default for EngineOptions {
@@ -88,7 +58,6 @@ impl Default for EngineOptions {
         EngineOptions {
             threads: 1,
             hash_mb: 64,
-            algorithm: Algorithm::Pvs,
         }
     }
 }
@@ -472,29 +441,21 @@ impl<E: Evaluator> Engine<E> {
         }
         let moves: Vec<RootMove> = allowed
             .iter()
-            .map(|sq| {
-                let child = root.play(sq).expect("legal move");
-                RootMove {
-                    sq,
-                    p: child.player().0,
-                    o: child.opponent().0,
-                    score: 0,
-                    exact: false,
-                }
+            .map(|sq| RootMove {
+                sq,
+                child: root.play(sq).expect("legal move"),
+                score: 0,
+                exact: false,
             })
             .collect();
-        let shared = Shared {
-            eval: &self.eval,
-            tt: &self.tt,
-            busy: &self.busy,
+        let control = Control {
             parallel: self.options.threads > 1,
-            stop: AtomicBool::new(false),
             cancel,
-            solving: AtomicBool::new(false),
             deadline: limits.time.map(|t| start + t),
             nodes: watched.unwrap_or(&own_count),
             start,
         };
+        let shared = Shared::new(&self.eval, &self.tt, &self.busy, control);
         let multipv = limits.multipv.min(moves.len());
         let first: Mutex<Option<Outcome>> = Mutex::new(None);
         let mut main_outcome = None;
@@ -503,42 +464,39 @@ impl<E: Evaluator> Engine<E> {
         std::thread::scope(|scope| {
             for t in 1..self.options.threads {
                 let (shared, first, moves) = (&shared, &first, moves.clone());
-                let algo = self.options.algorithm;
                 scope.spawn(move || {
-                    let mut w = Worker::new(shared, false, algo);
-                    let out = iterate(
-                        &mut w,
-                        root,
+                    let mut w = Worker::new(shared, false);
+                    let task = Task {
+                        board: root,
                         moves,
-                        limits.mode,
-                        limits.depth,
+                        mode: limits.mode,
+                        max_depth: limits.depth,
                         multipv,
-                        t,
-                        |_, _, _| {},
-                    );
+                        thread: t,
+                    };
+                    let out = RootSearch::new(&mut w).iterate(task, |_, _| {});
                     w.publish();
                     finish(shared, first, out);
                 });
             }
-            let mut w = Worker::new(&shared, true, self.options.algorithm);
-            let out = iterate(
-                &mut w,
-                root,
-                moves.clone(),
-                limits.mode,
-                limits.depth,
+            let mut w = Worker::new(&shared, true);
+            let task = Task {
+                board: root,
+                moves: moves.clone(),
+                mode: limits.mode,
+                max_depth: limits.depth,
                 multipv,
-                0,
-                |_, it, _| {
-                    let mut it = it.clone();
-                    fill_pvs(&self.tt, root, &mut it.lines, multipv, it.depth, it.kind);
-                    reported = Some(it.clone());
-                    if passed {
-                        flip_for_pass(&mut it.lines);
-                    }
-                    on_iteration(&it);
-                },
-            );
+                thread: 0,
+            };
+            let out = RootSearch::new(&mut w).iterate(task, |_, it| {
+                let mut it = it.clone();
+                fill_pvs(&self.tt, root, &mut it.lines, multipv, it.depth, it.kind);
+                reported = Some(it.clone());
+                if passed {
+                    flip_for_pass(&mut it.lines);
+                }
+                on_iteration(&it);
+            });
             w.publish();
             main_outcome = out.clone();
             finish(&shared, &first, out);
@@ -572,7 +530,7 @@ impl<E: Evaluator> Engine<E> {
                     .iter()
                     .map(|m| Line {
                         mv: Move::Play(m.sq),
-                        score: -self.eval.eval(m.p, m.o),
+                        score: -self.eval.eval(m.child.player().0, m.child.opponent().0),
                         exact: false,
                         pv: Vec::new(),
                     })
@@ -717,19 +675,13 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         return;
     }
     let nodes = AtomicU64::new(0);
-    let shared = Shared {
-        eval: &engine.eval,
-        tt: &engine.tt,
-        busy: &engine.busy,
-        parallel: false,
-        stop: AtomicBool::new(false),
-        cancel: None,
-        solving: AtomicBool::new(false),
-        deadline: None,
-        nodes: &nodes,
-        start: Instant::now(),
-    };
-    let mut w = Worker::new(&shared, true, Algorithm::Pvs);
+    let shared = Shared::new(
+        &engine.eval,
+        &engine.tt,
+        &engine.busy,
+        Control::single(&nodes),
+    );
+    let mut w = Worker::new(&shared, true);
     while !b.is_game_over() {
         if !b.has_moves() {
             b = b.pass();
@@ -739,7 +691,7 @@ fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut L
         }
         let next = b.legal_moves().iter().find_map(|sq| {
             let c = b.play(sq).expect("legal");
-            let v = -w.solve(c.player().0, c.opponent().0, -score - 1, -score + 1);
+            let v = -w.solve(c, -score - 1, -score + 1);
             (v == score).then_some((sq, c))
         });
         let Some((sq, c)) = next else { break };
@@ -761,7 +713,6 @@ mod tests {
         let engine = Engine::new(EngineOptions {
             threads: 1000,
             hash_mb: 1,
-            ..EngineOptions::default()
         });
         assert!(engine.options().threads <= max_threads());
     }

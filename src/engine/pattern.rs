@@ -976,7 +976,7 @@ fn finished(p: u64, o: u64) -> Option<i32> {
     if moves(p, o) != 0 || moves(o, p) != 0 {
         return None;
     }
-    Some(super::endgame::final_score(p, o) * SCALE)
+    Some(crate::board::Board::from_bits(p, o).final_score() * SCALE)
 }
 
 impl PatternEval {

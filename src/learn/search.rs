@@ -96,7 +96,6 @@ pub fn search_leaves<E: From<EngineError>>(
             Engine::try_new(EngineOptions {
                 threads: 1,
                 hash_mb: run.settings.hash_mb(),
-                ..EngineOptions::default()
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

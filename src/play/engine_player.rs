@@ -38,14 +38,8 @@ impl EnginePlayer {
         depth: Option<u32>,
         eval: EvalKind,
     ) -> Result<Self, crate::engine::EngineError> {
-        let engine = Engine::try_with_evaluator(
-            EngineOptions {
-                threads,
-                hash_mb,
-                ..EngineOptions::default()
-            },
-            AnyEval::new(eval),
-        )?;
+        let engine =
+            Engine::try_with_evaluator(EngineOptions { threads, hash_mb }, AnyEval::new(eval))?;
         Ok(EnginePlayer {
             engine,
             book: None,

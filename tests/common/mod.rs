@@ -5,6 +5,7 @@ use assert_cmd::Command;
 use std::path::Path;
 
 pub mod edax;
+pub mod minimax;
 pub mod web;
 
 /// Where the project's own small inputs are.

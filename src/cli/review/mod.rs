@@ -97,7 +97,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         EngineOptions {
             threads,
             hash_mb: args.hash,
-            ..EngineOptions::default()
         },
         AnyEval::new(args.eval),
     )

@@ -380,7 +380,6 @@ async fn reviewed(
         let engine = Engine::try_new(EngineOptions {
             threads: 1,
             hash_mb: st.options.hash_mb,
-            ..EngineOptions::default()
         })
         .map_err(|e| ApiError::Internal(e.to_string()))?;
         let input = ReviewInput::new(t.start, t.line.clone());

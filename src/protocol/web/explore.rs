@@ -43,7 +43,6 @@ pub fn search(
     let options = EngineOptions {
         threads: 1,
         hash_mb,
-        ..EngineOptions::default()
     };
     MoveScores::search(pos, depth, options, |_| {})
 }
