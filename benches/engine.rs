@@ -1,9 +1,11 @@
 //! Search speed (criterion): a fixed-depth midgame search and an exact 20-empty solve
-//! (FFO #40 from `../shared/data/ffo/ffo.obf`). Report figures as time per search.
+//! (FFO #40 from `../shared/data/ffo/ffo.obf`), with the engine `othbook analyze` and
+//! `solve` run: `Engine<AnyEval>` with the default evaluation. Report figures as time per
+//! search.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use othbook::board::{Board, Position};
-use othbook::engine::{Engine, EngineOptions, Limits};
+use othbook::engine::{AnyEval, Engine, EngineOptions, Limits};
 
 fn midgame_board() -> Board {
     // 20 plies chosen by a fixed rule: reproducible and always legal.
@@ -34,10 +36,11 @@ fn ffo(id: usize) -> Board {
 }
 
 fn bench(c: &mut Criterion) {
-    let mut engine = Engine::new(EngineOptions {
+    let options = EngineOptions {
         threads: 1,
         hash_mb: 64,
-    });
+    };
+    let mut engine = Engine::with_evaluator(options, AnyEval::default());
     let mut g = c.benchmark_group("engine");
     g.sample_size(10);
     let mid = midgame_board();

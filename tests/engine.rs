@@ -7,7 +7,7 @@ use othbook::engine::tt::{Bound, Kind, TranspositionTable};
 mod common;
 
 use common::minimax::negamax_pattern;
-use othbook::engine::{Engine, EngineError, EngineOptions, Limits, ScoreKind, SCALE};
+use othbook::engine::{Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, SCALE};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -284,24 +284,27 @@ fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
 #[test]
 fn bad_limits_and_finished_games_are_rejected() {
     let e = engine(1);
-    assert!(matches!(
-        e.analyze(&Board::START, &Limits::depth(0)),
-        Err(EngineError::BadLimits(_))
-    ));
-    assert!(matches!(
-        e.analyze(&Board::START, &Limits::depth(61)),
-        Err(EngineError::BadLimits(_))
-    ));
-    assert!(matches!(
-        e.analyze(&Board::START, &Limits::time(Duration::ZERO)),
-        Err(EngineError::BadLimits(_))
-    ));
+    assert_eq!(
+        e.analyze(&Board::START, &Limits::depth(0)).unwrap_err(),
+        EngineError::Request(RequestError::Depth { depth: 0 })
+    );
+    assert_eq!(
+        e.analyze(&Board::START, &Limits::depth(61)).unwrap_err(),
+        EngineError::Request(RequestError::Depth { depth: 61 })
+    );
+    assert_eq!(
+        e.analyze(&Board::START, &Limits::time(Duration::ZERO))
+            .unwrap_err(),
+        EngineError::Request(RequestError::Time {
+            time: Duration::ZERO
+        })
+    );
     let full: Position = format!("{} X", "X".repeat(40) + &"O".repeat(24))
         .parse()
         .expect("position");
     assert_eq!(
         e.analyze(&full.board, &Limits::depth(3)).unwrap_err(),
-        EngineError::GameOver
+        EngineError::Request(RequestError::GameOver)
     );
 }
 

@@ -5,13 +5,13 @@
 
 use super::book_values::{value_text, PositionValues};
 use super::common::{
-    bad, check_hash, check_solve_size, depth_arg, line_from_args, opening_along, threads_arg,
+    bad, check_hash, check_solve_size, line_from_args, opening_along, request_error, threads_arg,
     write_equivalent_moves, write_opening,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
 use othbook::engine::{
-    AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
+    AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind, SearchRequest,
 };
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
@@ -181,7 +181,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
     check_hash(args.hash)?;
     retired_algo(&args.algo)?;
-    depth_arg(args.depth)?;
     let time = match args.time {
         None => None,
         Some(t) => Some(
@@ -190,21 +189,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 .duration(),
         ),
     };
-    if !(1..=64).contains(&args.multipv) {
-        return Err(bad(format!(
-            "--multipv {} is out of range: use 1 to 64",
-            args.multipv
-        )));
-    }
     let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
     let (start, line, pos) = line_from_args(args.position.as_deref(), moves.as_deref())?;
-    if pos.board.is_game_over() {
-        return Err(bad(format!(
-            "the game is over (black {} - white {}): nothing to analyse",
-            pos.black().count(),
-            pos.white().count()
-        )));
-    }
     let mode = if args.exact {
         Mode::Exact
     } else if args.wld {
@@ -212,7 +198,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         Mode::Auto
     };
-    if mode != Mode::Auto && time.is_none() {
+    if mode != Mode::Auto && time.is_none() && !pos.board.is_game_over() {
         check_solve_size(pos.board.empty_count(), args.force, "the position")?;
     }
     let depth = match (args.depth, time, mode) {
@@ -227,6 +213,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         multipv: args.multipv,
         root_moves: None,
     };
+    let request =
+        SearchRequest::new(pos.board, limits).map_err(|e| request_error(e, Some(&pos)))?;
 
     // The book is opened before the search so that a bad --book file fails fast.
     let book = super::common::search_book(args.no_book, args.book.as_deref())?;
@@ -261,7 +249,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         "depth", "score", "nodes", "Mn/s", "time"
     )?;
     let mut io_err = None;
-    let result = engine.analyze_with(&pos.board, &limits, |it| {
+    let a = engine.search_with(&request, |it| {
         if io_err.is_none() {
             if let Err(e) = print_iteration(out, it, args.multipv) {
                 io_err = Some(e);
@@ -271,7 +259,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(e) = io_err {
         return Err(e.into());
     }
-    let a = result.map_err(|e| bad(e.to_string()))?;
     let what = match a.kind {
         ScoreKind::Midgame => format!("depth {}", a.depth),
         ScoreKind::Exact => "exact".to_string(),

@@ -230,11 +230,31 @@ pub fn check_solve_size(empties: u32, force: bool, what: &str) -> Result<()> {
 /// Checks a search `--depth` in plies (1 to the engine's maximum).
 pub fn depth_arg(depth: Option<u32>) -> Result<()> {
     match depth {
-        Some(d) if !(1..=othbook::engine::MAX_DEPTH).contains(&d) => Err(bad(format!(
-            "--depth {d} is out of range: use 1 to {}",
-            othbook::engine::MAX_DEPTH
-        ))),
-        _ => Ok(()),
+        Some(d) => othbook::engine::Limits::depth(d)
+            .validate()
+            .map_err(|e| request_error(e, None)),
+        None => Ok(()),
+    }
+}
+
+/// A search request the engine refused, said in the command line's terms: the option that
+/// is out of range, or the finished game's disc counts.
+pub fn request_error(
+    e: othbook::engine::RequestError,
+    pos: Option<&othbook::board::Position>,
+) -> anyhow::Error {
+    use othbook::engine::RequestError;
+    match (&e, pos) {
+        (
+            RequestError::Depth { .. } | RequestError::Time { .. } | RequestError::Multipv { .. },
+            _,
+        ) => bad(format!("--{e}")),
+        (RequestError::GameOver, Some(pos)) => bad(format!(
+            "the game is over (black {} - white {}): nothing to analyse",
+            pos.black().count(),
+            pos.white().count()
+        )),
+        _ => bad(e.to_string()),
     }
 }
 

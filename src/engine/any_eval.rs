@@ -1,10 +1,41 @@
 //! [`AnyEval`]: the evaluation chosen at run time (`eval=pattern|hand`), so players and
-//! commands can switch evaluations without making everything generic.
+//! commands can switch evaluations without making everything generic; and [`SearchEval`],
+//! by which an engine makes that choice once per search instead of at every node.
 
 use super::pattern::Features;
 use super::{Evaluator, HandEval, PatternEval};
 use std::fmt;
 use std::str::FromStr;
+
+/// A search to run over one concrete evaluation (see [`SearchEval::with_concrete`]).
+pub trait EvalCore {
+    /// What the search returns.
+    type Out;
+    /// Runs the search with `eval`.
+    fn run<E: Evaluator>(self, eval: &E) -> Self::Out;
+}
+
+/// An evaluation an [`crate::engine::Engine`] searches with. One chosen at run time
+/// ([`AnyEval`]) is resolved here, once per search, so that the search is compiled for the
+/// concrete evaluation and no node asks again which one it is.
+pub trait SearchEval: Evaluator + Sized {
+    /// Runs `core` with the concrete evaluation behind `self`.
+    fn with_concrete<C: EvalCore>(&self, core: C) -> C::Out {
+        core.run(self)
+    }
+}
+
+impl SearchEval for HandEval {}
+impl SearchEval for PatternEval {}
+
+impl SearchEval for AnyEval {
+    fn with_concrete<C: EvalCore>(&self, core: C) -> C::Out {
+        match self {
+            AnyEval::Hand(e) => core.run(e),
+            AnyEval::Pattern(e) => core.run(e),
+        }
+    }
+}
 
 /// Which evaluation to use, by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -72,6 +103,7 @@ impl Default for AnyEval {
     }
 }
 
+/// For single evaluations outside a search (a search goes through [`SearchEval`]).
 impl Evaluator for AnyEval {
     /// Pattern features; left unused by the hand-made evaluation.
     type State = Features;

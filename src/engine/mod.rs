@@ -9,24 +9,28 @@
 //! println!("{} {:+.2}", a.best_move, a.score_discs());
 //! ```
 
+mod analysis;
 mod any_eval;
 mod eval;
 pub mod pattern;
+mod request;
+mod run;
 mod search;
 pub mod stability;
 pub mod train;
 pub mod tt;
 
-pub use any_eval::{AnyEval, EvalKind};
+pub use analysis::{score_number, score_text, Analysis, Iteration, Line, ScoreKind};
+pub use any_eval::{AnyEval, EvalCore, EvalKind, SearchEval};
 pub use eval::{Evaluator, HandEval, Weights};
 pub use pattern::{EvalFileError, PatternEval};
+pub use request::{Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
 pub use tt::TranspositionTable;
 
-use crate::board::{Bitboard, Board, Move};
-use search::{pv_from_tt, Busy, Control, Outcome, RootMove, RootSearch, Shared, Task, Worker};
+use crate::board::Board;
+use run::Search;
+use search::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// Score units per disc in midgame scores (exact results are whole discs times `SCALE`).
 pub const SCALE: i32 = 100;
@@ -62,229 +66,12 @@ impl Default for EngineOptions {
     }
 }
 
-/// What the search should compute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// Iterative deepening with the evaluation; an exact solve when the depth limit reaches
-    /// the end of the game. The midgame iterations then stop short of the end (under a time
-    /// limit once the solve is predicted to fit in the time left, at the latest 8 plies short),
-    /// because the solve costs no more than the last few midgame iterations would.
-    #[default]
-    Auto,
-    /// Exact final disc difference under perfect play.
-    Exact,
-    /// Only win, draw or loss under perfect play.
-    Wld,
-}
-
-/// When to stop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration in plies (Auto mode); `None` = until solved or out of time.
-    pub depth: Option<u32>,
-    /// Wall-clock budget; the deepest finished iteration is returned when it runs out.
-    pub time: Option<Duration>,
-    /// What to compute.
-    pub mode: Mode,
-    /// Number of best moves to score exactly (1 = just the best).
-    pub multipv: usize,
-    /// Only these root moves are searched (`None`: all). A book's leaf search uses it for
-    /// the moves that leave the book. Ignored when the side to move must pass.
-    pub root_moves: Option<Bitboard>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            depth: None,
-            time: None,
-            mode: Mode::Auto,
-            multipv: 1,
-            root_moves: None,
-        }
-    }
-}
-
-impl Limits {
-    /// Iterative deepening to `d` plies.
-    #[must_use]
-    pub fn depth(d: u32) -> Limits {
-        Limits {
-            depth: Some(d),
-            ..Limits::default()
-        }
-    }
-    /// Iterative deepening until `t` has passed (or the position is solved).
-    #[must_use]
-    pub fn time(t: Duration) -> Limits {
-        Limits {
-            time: Some(t),
-            ..Limits::default()
-        }
-    }
-    /// Exact solve.
-    #[must_use]
-    pub fn exact() -> Limits {
-        Limits {
-            mode: Mode::Exact,
-            ..Limits::default()
-        }
-    }
-    /// Win/draw/loss solve.
-    #[must_use]
-    pub fn wld() -> Limits {
-        Limits {
-            mode: Mode::Wld,
-            ..Limits::default()
-        }
-    }
-    /// The same limits searching only `moves` at the root.
-    #[must_use]
-    pub fn only(self, moves: Bitboard) -> Limits {
-        Limits {
-            root_moves: Some(moves),
-            ..self
-        }
-    }
-
-    /// The same limits with `k` lines.
-    #[must_use]
-    pub fn multipv(self, k: usize) -> Limits {
-        Limits { multipv: k, ..self }
-    }
-}
-
-/// What a score means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreKind {
-    /// Evaluation after a depth-limited search.
-    Midgame,
-    /// Exact final disc difference (times [`SCALE`]).
-    Exact,
-    /// Win/draw/loss only: the sign is right, the size is not meaningful.
-    Wld,
-}
-
-impl ScoreKind {
-    /// Whether `score` (of this kind, [`SCALE`] units) is a final disc difference, to be shown
-    /// in whole discs: every exact-solve score, and in a midgame search ±64 discs, which only
-    /// a wipe-out found by the search gives (evaluations stop at ±63.99).
-    #[must_use]
-    pub fn is_final(self, score: i32) -> bool {
-        match self {
-            ScoreKind::Exact => true,
-            ScoreKind::Midgame | ScoreKind::Wld => score.abs() >= 64 * SCALE,
-        }
-    }
-}
-
-impl From<crate::book::ValueKind> for ScoreKind {
-    /// A book value's kind as the engine's: the book stores the engine's scores.
-    fn from(k: crate::book::ValueKind) -> ScoreKind {
-        match k {
-            crate::book::ValueKind::Midgame => ScoreKind::Midgame,
-            crate::book::ValueKind::Exact => ScoreKind::Exact,
-            crate::book::ValueKind::Wld => ScoreKind::Wld,
-        }
-    }
-}
-
-/// A score in discs for people: `+1.25`, or `+64` when it is a final disc difference
-/// ([`ScoreKind::is_final`]).
-#[must_use]
-pub fn score_text(score: i32, kind: ScoreKind) -> String {
-    if kind.is_final(score) {
-        format!("{:+}", score / SCALE)
-    } else {
-        format!("{:+.2}", f64::from(score) / f64::from(SCALE))
-    }
-}
-
-/// [`score_text`] without the plus sign, for machine-read columns and protocols: `1.25`,
-/// `-3.50`, `64`.
-#[must_use]
-pub fn score_number(score: i32, kind: ScoreKind) -> String {
-    let t = score_text(score, kind);
-    t.strip_prefix('+').map_or(t.clone(), str::to_string)
-}
-
-/// One scored move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    /// The move.
-    pub mv: Move,
-    /// Its score for the side to move, in [`SCALE`] units per disc.
-    pub score: i32,
-    /// False when `score` is only a bound (the move is worse than the lines kept).
-    pub exact: bool,
-    /// Principal variation starting with `mv` (may be shorter than the depth).
-    pub pv: Vec<Move>,
-}
-
-/// A finished iteration, as reported while searching.
-#[derive(Clone, Debug)]
-pub struct Iteration {
-    /// Depth in plies (empties for an exact or WLD solve).
-    pub depth: u32,
-    /// What the scores mean.
-    pub kind: ScoreKind,
-    /// Root moves best first (PVs filled for the first `multipv`).
-    pub lines: Vec<Line>,
-    /// Nodes so far, all threads.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-}
-
-/// The result of [`Engine::analyze`].
-#[derive(Clone, Debug)]
-pub struct Analysis {
-    /// Best move (a pass when the side to move has none).
-    pub best_move: Move,
-    /// Score for the side to move in [`SCALE`] units per disc.
-    pub score: i32,
-    /// What the score means.
-    pub kind: ScoreKind,
-    /// Depth of the score: the deepest finished iteration (empties for a solve), or, when the
-    /// time ran out, the unfinished one if it had already proved `best_move` better.
-    pub depth: u32,
-    /// Principal variation, starting with `best_move`.
-    pub pv: Vec<Move>,
-    /// The `multipv` best moves, best first, each with its PV.
-    pub lines: Vec<Line>,
-    /// Nodes searched by all threads.
-    pub nodes: u64,
-    /// Wall-clock time.
-    pub elapsed: Duration,
-    /// True when the side to move had no legal move and the analysis is of its pass.
-    pub passed: bool,
-    /// False when the time ran out before the requested depth or solve finished.
-    pub complete: bool,
-}
-
-impl Analysis {
-    /// The score in discs.
-    #[must_use]
-    pub fn score_discs(&self) -> f64 {
-        f64::from(self.score) / f64::from(SCALE)
-    }
-
-    /// Nodes per second over the whole search.
-    #[must_use]
-    pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
-
 /// Why a position cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
-    /// Neither side can move.
-    #[error("the game is over: neither side can move")]
-    GameOver,
-    /// Depth, time or line count out of range.
-    #[error("{0}")]
-    BadLimits(String),
+    /// The position or the limits cannot be searched.
+    #[error(transparent)]
+    Request(#[from] RequestError),
     /// The transposition table's memory cannot be had.
     #[error("cannot allocate a {mb} MiB transposition table (--hash): {reason}")]
     NoMemory {
@@ -296,7 +83,7 @@ pub enum EngineError {
 }
 
 /// A search engine: evaluation, options and its transposition table (kept between calls).
-pub struct Engine<E: Evaluator = PatternEval> {
+pub struct Engine<E: SearchEval = PatternEval> {
     options: EngineOptions,
     tt: TranspositionTable,
     busy: Busy,
@@ -319,7 +106,7 @@ impl Engine<PatternEval> {
     }
 }
 
-impl<E: Evaluator> Engine<E> {
+impl<E: SearchEval> Engine<E> {
     /// An engine with another evaluation.
     ///
     /// # Panics
@@ -383,7 +170,17 @@ impl<E: Evaluator> Engine<E> {
         limits: &Limits,
         on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
-        self.run(board, limits, None, None, on_iteration)
+        let request = SearchRequest::new(*board, *limits)?;
+        Ok(self.run(&request, None, None, on_iteration))
+    }
+
+    /// Like [`Engine::analyze_with`], for a request already checked.
+    pub fn search_with(
+        &self,
+        request: &SearchRequest,
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Analysis {
+        self.run(request, None, None, on_iteration)
     }
 
     /// Like [`Engine::analyze_with`], and stopped by another thread setting `stop`: the search
@@ -396,7 +193,8 @@ impl<E: Evaluator> Engine<E> {
         stop: &AtomicBool,
         on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
-        self.run(board, limits, Some(stop), None, on_iteration)
+        let request = SearchRequest::new(*board, *limits)?;
+        Ok(self.run(&request, Some(stop), None, on_iteration))
     }
 
     /// Like [`Engine::analyze_with`], with the search's node count kept up to date in
@@ -409,297 +207,29 @@ impl<E: Evaluator> Engine<E> {
         nodes: &AtomicU64,
         on_iteration: impl FnMut(&Iteration),
     ) -> Result<Analysis, EngineError> {
+        let request = SearchRequest::new(*board, *limits)?;
         nodes.store(0, Ordering::Relaxed);
-        self.run(board, limits, None, Some(nodes), on_iteration)
+        Ok(self.run(&request, None, Some(nodes), on_iteration))
     }
 
     fn run(
         &self,
-        board: &Board,
-        limits: &Limits,
+        request: &SearchRequest,
         cancel: Option<&AtomicBool>,
         watched: Option<&AtomicU64>,
-        mut on_iteration: impl FnMut(&Iteration),
-    ) -> Result<Analysis, EngineError> {
-        check_limits(limits)?;
-        let own_count = AtomicU64::new(0);
-        if board.is_game_over() {
-            return Err(EngineError::GameOver);
-        }
-        let start = Instant::now();
-        let passed = !board.has_moves();
-        let root = if passed { board.pass() } else { *board };
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Analysis {
         self.tt.new_search();
-        let allowed = match limits.root_moves {
-            Some(m) if !passed => root.legal_moves() & m,
-            _ => root.legal_moves(),
-        };
-        if allowed.is_empty() && !passed {
-            return Err(EngineError::BadLimits(
-                "none of the root moves asked for is legal".into(),
-            ));
-        }
-        let moves: Vec<RootMove> = allowed
-            .iter()
-            .map(|sq| RootMove {
-                sq,
-                child: root.play(sq).expect("legal move"),
-                score: 0,
-                exact: false,
-            })
-            .collect();
-        let control = Control {
-            parallel: self.options.threads > 1,
+        self.eval.with_concrete(Search {
+            request,
+            tt: &self.tt,
+            busy: &self.busy,
+            threads: self.options.threads,
             cancel,
-            deadline: limits.time.map(|t| start + t),
-            nodes: watched.unwrap_or(&own_count),
-            start,
-        };
-        let shared = Shared::new(&self.eval, &self.tt, &self.busy, control);
-        let multipv = limits.multipv.min(moves.len());
-        let first: Mutex<Option<Outcome>> = Mutex::new(None);
-        let mut main_outcome = None;
-        // The main thread's last finished iteration, with its PVs as reported.
-        let mut reported: Option<Iteration> = None;
-        std::thread::scope(|scope| {
-            for t in 1..self.options.threads {
-                let (shared, first, moves) = (&shared, &first, moves.clone());
-                scope.spawn(move || {
-                    let mut w = Worker::new(shared, false);
-                    let task = Task {
-                        board: root,
-                        moves,
-                        mode: limits.mode,
-                        max_depth: limits.depth,
-                        multipv,
-                        thread: t,
-                    };
-                    let out = RootSearch::new(&mut w).iterate(task, |_, _| {});
-                    w.publish();
-                    finish(shared, first, out);
-                });
-            }
-            let mut w = Worker::new(&shared, true);
-            let task = Task {
-                board: root,
-                moves: moves.clone(),
-                mode: limits.mode,
-                max_depth: limits.depth,
-                multipv,
-                thread: 0,
-            };
-            let out = RootSearch::new(&mut w).iterate(task, |_, it| {
-                let mut it = it.clone();
-                fill_pvs(&self.tt, root, &mut it.lines, multipv, it.depth, it.kind);
-                reported = Some(it.clone());
-                if passed {
-                    flip_for_pass(&mut it.lines);
-                }
-                on_iteration(&it);
-            });
-            w.publish();
-            main_outcome = out.clone();
-            finish(&shared, &first, out);
-        });
-        let outcome = first
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .or(main_outcome);
-        let nodes = shared.nodes.load(Ordering::Relaxed);
-        let (mut lines, depth, kind, complete) = match outcome {
-            Some(o) => {
-                let lines: Vec<Line> = o
-                    .moves
-                    .iter()
-                    .map(|m| Line {
-                        mv: Move::Play(m.sq),
-                        score: if o.kind == ScoreKind::Midgame {
-                            m.score
-                        } else {
-                            m.score * SCALE
-                        },
-                        exact: m.exact,
-                        pv: Vec::new(),
-                    })
-                    .collect();
-                (lines, o.depth, o.kind, o.complete)
-            }
-            None => {
-                // Stopped before the first iteration finished: fall back on the evaluation.
-                let mut lines: Vec<Line> = moves
-                    .iter()
-                    .map(|m| Line {
-                        mv: Move::Play(m.sq),
-                        score: -self.eval.eval(m.child.player().0, m.child.opponent().0),
-                        exact: false,
-                        pv: Vec::new(),
-                    })
-                    .collect();
-                lines.sort_by_key(|l| -l.score);
-                (lines, 0, ScoreKind::Midgame, false)
-            }
-        };
-        if !complete {
-            // The unfinished iteration has already rewritten the table along its own lines:
-            // the PVs of the finished iteration that this result reports are those it printed.
-            let same = reported.filter(|it| it.depth == depth && it.kind == kind);
-            for l in lines.iter_mut() {
-                if let Some(seen) = same.iter().flat_map(|it| &it.lines).find(|s| s.mv == l.mv) {
-                    l.pv.clone_from(&seen.pv);
-                }
-            }
-        }
-        fill_pvs(&self.tt, root, &mut lines, multipv, depth, kind);
-        if kind == ScoreKind::Exact && complete {
-            for l in lines.iter_mut().take(multipv).filter(|l| l.exact) {
-                complete_exact_pv(self, root, l);
-            }
-        }
-        lines.truncate(multipv.max(1));
-        if passed {
-            flip_for_pass(&mut lines);
-        }
-        let best = &lines[0];
-        Ok(Analysis {
-            best_move: best.mv,
-            score: best.score,
-            kind,
-            depth,
-            pv: best.pv.clone(),
-            lines: lines.clone(),
-            nodes,
-            elapsed: start.elapsed(),
-            passed,
-            complete,
+            watched,
+            on_iteration,
         })
     }
-}
-
-fn check_limits(limits: &Limits) -> Result<(), EngineError> {
-    if let Some(d) = limits.depth {
-        if !(1..=MAX_DEPTH).contains(&d) {
-            return Err(EngineError::BadLimits(format!(
-                "depth {d} is out of range: use 1 to {MAX_DEPTH}"
-            )));
-        }
-    }
-    if let Some(t) = limits.time {
-        if t.is_zero() || t > Duration::from_secs(7 * 86_400) {
-            return Err(EngineError::BadLimits(format!(
-                "time {:.3} s is out of range: use more than 0 and at most a week",
-                t.as_secs_f64()
-            )));
-        }
-    }
-    if limits.multipv == 0 || limits.multipv > 64 {
-        return Err(EngineError::BadLimits(format!(
-            "multipv {} is out of range: use 1 to 64",
-            limits.multipv
-        )));
-    }
-    Ok(())
-}
-
-/// Records the outcome of a thread that completed its whole task (first one wins) and stops
-/// the others.
-fn finish<E>(shared: &Shared<'_, E>, first: &Mutex<Option<Outcome>>, out: Option<Outcome>) {
-    if let Some(o) = out.filter(|o| o.complete) {
-        let mut slot = first.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.is_none() {
-            *slot = Some(o);
-        }
-    }
-    shared.stop.store(true, Ordering::Relaxed);
-}
-
-/// PVs from the table for the first `k` lines that have none yet.
-fn fill_pvs(
-    tt: &TranspositionTable,
-    root: Board,
-    lines: &mut [Line],
-    k: usize,
-    depth: u32,
-    kind: ScoreKind,
-) {
-    let max = match kind {
-        ScoreKind::Midgame => depth.saturating_sub(1) as usize,
-        _ => 60,
-    };
-    for l in lines.iter_mut().take(k.max(1)).filter(|l| l.pv.is_empty()) {
-        let Move::Play(sq) = l.mv else { continue };
-        let child = root.play(sq).expect("root move is legal");
-        l.pv = vec![l.mv];
-        l.pv.extend(pv_from_tt(tt, child, max));
-    }
-}
-
-/// When the analysed side had to pass: the scores are the opponent's, so negate them, and
-/// every line starts with the pass.
-fn flip_for_pass(lines: &mut [Line]) {
-    for l in lines.iter_mut() {
-        l.score = -l.score;
-        l.pv.insert(0, Move::Pass);
-    }
-    if let Some(l) = lines.first_mut() {
-        l.mv = Move::Pass;
-    }
-    // Only the best reply matters after a forced pass.
-}
-
-/// Extends an exact line's PV to the end of the game where the table ran out, by finding at
-/// each step a move whose exact value equals the known score.
-fn complete_exact_pv<E: Evaluator>(engine: &Engine<E>, root: Board, line: &mut Line) {
-    // The line's own move first, whatever the empties: another root move may have the same
-    // score, and its continuation is not this line's.
-    let Ok(mut b) = root.play_move(line.mv) else {
-        return;
-    };
-    let mut score = -line.score / SCALE;
-    let mut pv = vec![line.mv];
-    // Trust the table down to 14 empties; below, every step is re-proved by the solver.
-    for &mv in line.pv.iter().skip(1) {
-        if b.empty_count() <= 14 {
-            break;
-        }
-        match b.play_move(mv) {
-            Ok(next) => {
-                b = next;
-                score = -score;
-                pv.push(mv);
-            }
-            Err(_) => break,
-        }
-    }
-    if b.empty_count() > 14 {
-        line.pv = pv;
-        return;
-    }
-    let nodes = AtomicU64::new(0);
-    let shared = Shared::new(
-        &engine.eval,
-        &engine.tt,
-        &engine.busy,
-        Control::single(&nodes),
-    );
-    let mut w = Worker::new(&shared, true);
-    while !b.is_game_over() {
-        if !b.has_moves() {
-            b = b.pass();
-            score = -score;
-            pv.push(Move::Pass);
-            continue;
-        }
-        let next = b.legal_moves().iter().find_map(|sq| {
-            let c = b.play(sq).expect("legal");
-            let v = -w.solve(c, -score - 1, -score + 1);
-            (v == score).then_some((sq, c))
-        });
-        let Some((sq, c)) = next else { break };
-        pv.push(Move::Play(sq));
-        b = c;
-        score = -score;
-    }
-    line.pv = pv;
 }
 
 #[cfg(test)]

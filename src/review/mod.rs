@@ -32,7 +32,7 @@ pub use report::{
 
 use crate::board::{format_moves, Bitboard, Board, Color, Move, Position, ReplayError};
 use crate::book::{Book, BookError, ValueKind};
-use crate::engine::{Engine, EngineError, Evaluator, Limits, ScoreKind, MAX_DEPTH, SCALE};
+use crate::engine::{Engine, EngineError, Limits, ScoreKind, SearchEval, MAX_DEPTH, SCALE};
 use crate::transcript::GameRecord;
 use std::time::{Duration, Instant};
 
@@ -287,7 +287,7 @@ impl From<&GameRecord> for ReviewInput {
 /// Reviews `input`: every ply scored by `engine` under `opts`, the book (if any) consulted
 /// while the game is in it. `progress` is called with the plies done and the plies in all
 /// after each ply. Errors: an illegal move, a refused search, a damaged book.
-pub fn review<E: Evaluator>(
+pub fn review<E: SearchEval>(
     input: &ReviewInput,
     engine: &Engine<E>,
     book: Option<&Book>,
@@ -364,7 +364,7 @@ pub fn review<E: Evaluator>(
 
 /// Scores `mv` and the best move of `board` (whose side to move has moves); returns the
 /// verdict and the nodes searched.
-fn judge<E: Evaluator>(
+fn judge<E: SearchEval>(
     engine: &Engine<E>,
     board: &Board,
     mv: Move,
