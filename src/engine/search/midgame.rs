@@ -53,11 +53,13 @@ impl<E: Evaluator> Worker<'_, E> {
             }
             return -self.pvs_node(&node.pass(self.eval), depth, -beta, -alpha);
         }
+        // The last two plies take raw bits (see depth_one).
+        let (p, o, s) = (board.player().0, board.opponent().0, &node.state);
         if depth == 1 {
-            return self.depth_one(node, moves.0, alpha, beta);
+            return self.depth_one(p, o, s, moves.0, alpha, beta);
         }
         if depth == 2 {
-            return self.depth_two(node, moves.0, alpha, beta);
+            return self.depth_two(p, o, s, moves.0, alpha, beta);
         }
 
         // From here on depth >= TT_MIN_DEPTH. Below it the probe is skipped, not just
@@ -138,9 +140,15 @@ impl<E: Evaluator> Worker<'_, E> {
     /// [`Worker::depth_two`] are where a midgame search spends its time, and the next move's
     /// flips are started by hand before the current child is evaluated.
     #[inline]
-    fn depth_one(&mut self, node: &Node<E::State>, mv: u64, mut alpha: i32, beta: i32) -> i32 {
-        let (p, o) = (node.board.player().0, node.board.opponent().0);
-        let s = &node.state;
+    fn depth_one(
+        &mut self,
+        p: u64,
+        o: u64,
+        s: &E::State,
+        mv: u64,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let mut best = -INF;
         let mut rem = mv;
         let mut sq = take_depth_one(&mut rem);
@@ -169,8 +177,15 @@ impl<E: Evaluator> Worker<'_, E> {
     /// first. The replies are computed for that order anyway, so each child's last ply
     /// takes them from here instead of generating them again.
     #[inline]
-    fn depth_two(&mut self, node: &Node<E::State>, mut mv: u64, mut alpha: i32, beta: i32) -> i32 {
-        let (p, o) = (node.board.player().0, node.board.opponent().0);
+    fn depth_two(
+        &mut self,
+        p: u64,
+        o: u64,
+        s: &E::State,
+        mut mv: u64,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let mut list = [(0u8, 0u64, 0i32, 0u64); 32];
         let mut n = 0;
         while mv != 0 {
@@ -185,16 +200,14 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut best = -INF;
         for i in 0..n {
             let (sq, f, _, om) = pick_best(list, i, |e| e.2);
-            let child = Node {
-                board: Board::from_bits(o & !f, p | f | 1 << sq),
-                state: self.eval.play(&node.state, sq, f),
-            };
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            let ns = self.eval.play(s, sq, f);
             let score = if i == 0 {
-                -self.last_ply(&child, om, -beta, -alpha)
+                -self.last_ply(np, no, &ns, om, -beta, -alpha)
             } else {
-                let v = -self.last_ply(&child, om, -alpha - 1, -alpha);
+                let v = -self.last_ply(np, no, &ns, om, -alpha - 1, -alpha);
                 if v > alpha && v < beta && !self.aborted {
-                    -self.last_ply(&child, om, -beta, -alpha)
+                    -self.last_ply(np, no, &ns, om, -beta, -alpha)
                 } else {
                     v
                 }
@@ -212,15 +225,20 @@ impl<E: Evaluator> Worker<'_, E> {
     /// A node one ply from the horizon whose moves `mv` are known: the same node as
     /// [`Worker::pvs_node`] at depth 1, without generating them again.
     #[inline]
-    fn last_ply(&mut self, node: &Node<E::State>, mv: u64, alpha: i32, beta: i32) -> i32 {
+    #[allow(clippy::too_many_arguments)] // raw bits, see depth_one
+    fn last_ply(&mut self, p: u64, o: u64, s: &E::State, mv: u64, alpha: i32, beta: i32) -> i32 {
         if mv == 0 {
-            return self.pvs_node(node, 1, alpha, beta);
+            let node = Node {
+                board: Board::from_bits(p, o),
+                state: *s,
+            };
+            return self.pvs_node(&node, 1, alpha, beta);
         }
         self.nodes += 1;
         self.poll();
         if self.aborted {
             return 0;
         }
-        self.depth_one(node, mv, alpha, beta)
+        self.depth_one(p, o, s, mv, alpha, beta)
     }
 }

@@ -63,7 +63,7 @@ struct Deferral {
 impl Deferral {
     /// The `i`-th move to try: the best remaining one of `list` while `i < list.len()`, then
     /// the deferred ones in the order they were put off.
-    #[inline]
+    #[inline(always)]
     fn next(&self, list: &mut MoveList, i: usize) -> Option<Entry> {
         if i < list.len() {
             Some(list.pick(i))
@@ -76,7 +76,7 @@ impl Deferral {
 
     /// Before searching move `i` (leading to `child`) of a `n`-move list: `None` if it is
     /// put off, else the busy mark taken, to give back with [`Busy::release`] afterwards.
-    #[inline]
+    #[inline(always)]
     fn enter(&mut self, busy: &Busy, i: usize, n: usize, child: Board) -> Option<u64> {
         if !self.share {
             return Some(0);

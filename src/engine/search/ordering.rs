@@ -27,7 +27,7 @@ impl MoveList {
     /// The moves of `board` with the keys `key(square, flips, child)` gives, in square order;
     /// `Break(score)` as soon as a key says that the node is settled (a cutoff found while
     /// looking at the children).
-    #[inline]
+    #[inline(always)]
     pub fn build(
         board: Board,
         moves: Bitboard,
@@ -64,7 +64,7 @@ impl MoveList {
     }
 
     /// Moves the best-keyed of the moves from `i` on to `i` and returns it.
-    #[inline]
+    #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Entry {
         pick_best(&mut self.entries[..self.n], i, |e| e.key)
     }
