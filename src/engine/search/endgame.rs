@@ -78,7 +78,8 @@ impl<E: Evaluator> Worker<'_, E> {
         }
 
         let parity = parity_of(board.empties().0);
-        let list = MoveList::build(board, moves, |sq, _, child| {
+        let mut list = MoveList::new();
+        let filled = list.fill(board, moves, |sq, _, child| {
             let (np, no) = (child.player().0, child.opponent().0);
             if n_empty > TT_MIN_EMPTIES && n_empty < ETC_MIN_EMPTIES {
                 // The child will probe its bucket: start the likely cache miss now.
@@ -105,10 +106,9 @@ impl<E: Evaluator> Worker<'_, E> {
                 }
             })
         });
-        let mut list = match list {
-            ControlFlow::Break(score) => return score,
-            ControlFlow::Continue(list) => list,
-        };
+        if let ControlFlow::Break(score) = filled {
+            return score;
+        }
 
         let share = self.parallel && n_empty >= SHARE_MIN_EMPTIES;
         let Some(r) = self.move_loop(

@@ -81,7 +81,8 @@ impl<E: Evaluator> Worker<'_, E> {
             return score;
         }
 
-        let list = MoveList::build(board, moves, |sq, flips, child| {
+        let mut list = MoveList::new();
+        let filled = list.fill(board, moves, |sq, flips, child| {
             if depth > TT_MIN_DEPTH {
                 self.tt.prefetch(child.player().0, child.opponent().0);
             }
@@ -94,9 +95,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 midgame_key(child)
             })
         });
-        let ControlFlow::Continue(mut list) = list else {
-            unreachable!("midgame keys never cut")
-        };
+        debug_assert!(filled.is_continue(), "midgame keys never cut");
 
         let share = self.parallel && depth >= SHARE_MIN_DEPTH;
         let eval = self.eval;
