@@ -196,7 +196,8 @@ fn table_never_answers_for_another_board() {
                     let score = (k as i32) * 7 - 200;
                     let depth = (k % 50) as u8;
                     if x & 1 == 0 {
-                        tt.store(p, o, depth, Kind::Midgame, Bound::Exact, score, None);
+                        let sel = othbook::engine::Selectivity::EXACT;
+                        tt.store(p, o, depth, Kind::Midgame, Bound::Exact, score, None, sel);
                     } else if let Some(e) = tt.probe(p, o) {
                         assert_eq!(e.score, score, "entry of another board returned");
                         assert_eq!(e.depth, depth);

@@ -165,7 +165,7 @@ impl<E: Evaluator> Worker<'_, E> {
         if n_empty >= TT_MIN_EMPTIES {
             if let Some(e) = self.tt.probe(p, o) {
                 tt_move = e.best;
-                if e.kind == Kind::Endgame {
+                if e.kind == Kind::Endgame && e.selectivity >= self.selectivity {
                     match e.bound {
                         Bound::Exact => return e.score,
                         Bound::Lower if e.score >= beta => return e.score,
@@ -182,6 +182,9 @@ impl<E: Evaluator> Worker<'_, E> {
                 return final_score(p, o);
             }
             return -self.solve(o, p, -beta, -alpha);
+        }
+        if let Some(v) = self.probcut_endgame(p, o, n_empty, alpha, beta) {
+            return v;
         }
 
         // Move list with ordering keys (higher first).
@@ -204,6 +207,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 // opponent settles this node without searching anything.
                 if let Some(e) = self.tt.probe(np, no) {
                     if e.kind == Kind::Endgame
+                        && e.selectivity >= self.selectivity
                         && matches!(e.bound, Bound::Upper | Bound::Exact)
                         && -e.score >= beta
                     {
@@ -290,6 +294,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 bound,
                 best,
                 Square::from_index(best_sq),
+                self.selectivity,
             );
         }
         best

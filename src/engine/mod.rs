@@ -13,6 +13,7 @@ mod any_eval;
 mod endgame;
 mod eval;
 pub mod pattern;
+pub mod probcut;
 mod search;
 pub mod stability;
 pub mod train;
@@ -21,6 +22,7 @@ pub mod tt;
 pub use any_eval::{AnyEval, EvalKind};
 pub use eval::{Evaluator, HandEval, Weights};
 pub use pattern::{EvalFileError, PatternEval};
+pub use probcut::Selectivity;
 pub use tt::TranspositionTable;
 
 use crate::board::{Bitboard, Board, Move};
@@ -122,6 +124,9 @@ pub struct Limits {
     /// Only these root moves are searched (`None`: all). A book's leaf search uses it for
     /// the moves that leave the book. Ignored when the side to move must pass.
     pub root_moves: Option<Bitboard>,
+    /// Multi-ProbCut's confidence in the midgame iterations ([`Selectivity::EXACT`]: none).
+    /// Solves (exact and WLD scores) are always exact.
+    pub selectivity: Selectivity,
 }
 
 impl Default for Limits {
@@ -132,6 +137,7 @@ impl Default for Limits {
             mode: Mode::Auto,
             multipv: 1,
             root_moves: None,
+            selectivity: Selectivity::MIDGAME_DEFAULT,
         }
     }
 }
@@ -182,6 +188,15 @@ impl Limits {
     #[must_use]
     pub fn multipv(self, k: usize) -> Limits {
         Limits { multipv: k, ..self }
+    }
+
+    /// The same limits at selectivity `s`.
+    #[must_use]
+    pub fn selectivity(self, s: Selectivity) -> Limits {
+        Limits {
+            selectivity: s,
+            ..self
+        }
     }
 }
 
@@ -506,6 +521,7 @@ impl<E: Evaluator> Engine<E> {
                 let algo = self.options.algorithm;
                 scope.spawn(move || {
                     let mut w = Worker::new(shared, false, algo);
+                    w.selectivity = limits.selectivity;
                     let out = iterate(
                         &mut w,
                         root,
@@ -521,6 +537,7 @@ impl<E: Evaluator> Engine<E> {
                 });
             }
             let mut w = Worker::new(&shared, true, self.options.algorithm);
+            w.selectivity = limits.selectivity;
             let out = iterate(
                 &mut w,
                 root,

@@ -2,6 +2,7 @@
 //! aspiration windows, anytime iterative deepening, and the Lazy SMP thread pool around it.
 
 use super::endgame::{corner_stability, final_score, neighbours_of_empty};
+use super::probcut::{solve_by_levels, Selectivity};
 use super::tt::{Bound, Kind, TranspositionTable};
 use super::{Algorithm, Evaluator, Iteration, Line, Mode, ScoreKind, INF, SCALE};
 use crate::board::movegen::{flips, moves};
@@ -129,6 +130,8 @@ pub(crate) struct Worker<'a, E> {
     algo: Algorithm,
     /// A root move that beat the first one in the root search under way (for a time-out).
     improved: Option<RootMove>,
+    /// ProbCut's level for the searches under way (see [`super::probcut`]).
+    pub selectivity: Selectivity,
 }
 
 /// One root move and what the last search said about it.
@@ -167,6 +170,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             follows: false,
             algo,
             improved: None,
+            selectivity: Selectivity::EXACT,
         }
     }
 
@@ -281,7 +285,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     }
 
     /// [`Worker::pvs`] with the evaluation state of the position.
-    fn pvs_s(
+    pub(crate) fn pvs_s(
         &mut self,
         p: u64,
         o: u64,
@@ -319,7 +323,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         // usually out of cache, and the load costs more than the node's whole search.
         if let Some(e) = use_tt.then(|| self.tt.probe(p, o)).flatten() {
             tt_move = e.best.map(|s| s as u8);
-            if e.kind == Kind::Midgame && u32::from(e.depth) >= depth {
+            if e.kind == Kind::Midgame
+                && u32::from(e.depth) >= depth
+                && e.selectivity >= self.selectivity
+            {
                 match e.bound {
                     Bound::Exact => return e.score,
                     Bound::Lower if e.score >= beta => return e.score,
@@ -340,6 +347,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 if let Some(e) = self.tt.probe(o & !f, p | f | 1 << sq) {
                     if e.kind == Kind::Midgame
                         && u32::from(e.depth) + 1 >= depth
+                        && e.selectivity >= self.selectivity
                         && matches!(e.bound, Bound::Upper | Bound::Exact)
                         && -e.score >= beta
                     {
@@ -347,6 +355,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     }
                 }
             }
+        }
+        if let Some(v) = self.probcut_midgame(p, o, s, depth, alpha, beta) {
+            return v;
         }
         let (mut list, n) = self.order(p, o, s, mv, depth, tt_move);
         let list = &mut list[..n];
@@ -408,6 +419,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             bound,
             best,
             Square::from_index(best_sq),
+            self.selectivity,
         );
         best
     }
@@ -826,6 +838,8 @@ pub(crate) fn iterate<E: Evaluator>(
     if worker.main {
         worker.shared.solving.store(true, Ordering::Relaxed);
     }
+    // Solves are exact (100%) whatever the midgame selectivity.
+    worker.selectivity = Selectivity::EXACT;
     // The estimate of the last depth with the parity of the game's end.
     let same = if (d - 1) % 2 == empties % 2 {
         prev
@@ -836,7 +850,7 @@ pub(crate) fn iterate<E: Evaluator>(
         // A midgame estimate centres a narrow window: most of the tree is then searched
         // with windows that cut far more than the full -64..64 one.
         Some(guess) if multipv == 1 && mode != Mode::Wld => {
-            end_aspiration(worker, &mut moves, guess)
+            solve_by_levels(worker, &mut moves, guess, empties)
         }
         _ if mode == Mode::Wld => worker.root(&mut moves, Depth::End, -1, 1, multipv),
         _ => worker.root(&mut moves, Depth::End, -64, 64, multipv),
@@ -979,7 +993,7 @@ fn aspiration<E: Evaluator>(
 
 /// Exact root search in a window around a midgame estimate (`guess`, SCALE units), moved
 /// and widened after each failure using the fail-soft bound it returned.
-fn end_aspiration<E: Evaluator>(
+pub(crate) fn end_aspiration<E: Evaluator>(
     worker: &mut Worker<'_, E>,
     moves: &mut [RootMove],
     guess: i32,

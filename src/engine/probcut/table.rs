@@ -1,0 +1,80 @@
+//! ProbCut regressions, placeholder until `othbook calibrate probcut` runs.
+
+use super::Fit;
+
+#[rustfmt::skip]
+pub(super) const MIDGAME: [[Fit; 13]; 4] = [
+    [
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 6, a: 1.0, b: 0.0, sigma: 400.0 },
+    ],
+    [
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 6, a: 1.0, b: 0.0, sigma: 400.0 },
+    ],
+    [
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 6, a: 1.0, b: 0.0, sigma: 400.0 },
+    ],
+    [
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 0, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 1, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 400.0 },
+        Fit { shallow: 6, a: 1.0, b: 0.0, sigma: 400.0 },
+    ],
+];
+
+#[rustfmt::skip]
+pub(super) const ENDGAME: [Fit; 9] = [
+    Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 2, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 3, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 4, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 5, a: 1.0, b: 0.0, sigma: 800.0 },
+    Fit { shallow: 6, a: 1.0, b: 0.0, sigma: 800.0 },
+];
