@@ -275,9 +275,12 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 }
 
-/// The first selectivity of the endgame driver by empties: small solves go straight to
-/// exact, where the lower levels' searches would cost more than they save.
-pub const END_LEVELS_MIN_EMPTIES: u32 = 18;
+/// From this many empties on, the root solve goes through the selective levels first. With
+/// the table calibrated on 2026-11-25 (endgame σ of 5-10 discs) the levels cost more than
+/// they save at every size measured: FFO #40-#44 117.1 M nodes from 18 empties against
+/// 82.8 M without, #45-#46 476 M against 404 M (docs/experiments.md), so they are off
+/// (61: no position has that many empties) until a better evaluation narrows σ.
+pub const END_LEVELS_MIN_EMPTIES: u32 = 61;
 
 /// Root solve by increasing selectivity (Edax's iterative endgame): each level's search
 /// seeds the table and the window of the next; the last level is exact. Returns the exact
