@@ -291,9 +291,20 @@ pub(crate) fn solve_by_levels<E: Evaluator>(
     guess: i32,
     empties: u32,
 ) -> Option<i32> {
+    let first = (empties >= END_LEVELS_MIN_EMPTIES).then_some(Selectivity::LOWEST);
+    solve_from_level(worker, moves, guess, first)
+}
+
+/// [`solve_by_levels`] from level `first` (`None`: straight to exact).
+fn solve_from_level<E: Evaluator>(
+    worker: &mut Worker<'_, E>,
+    moves: &mut [RootMove],
+    guess: i32,
+    first: Option<Selectivity>,
+) -> Option<i32> {
     let mut guess = guess;
-    if empties >= END_LEVELS_MIN_EMPTIES {
-        for level in Selectivity::all().filter(|l| !l.is_exact()) {
+    if let Some(first) = first {
+        for level in Selectivity::all().filter(|l| !l.is_exact() && *l >= first) {
             worker.selectivity = level;
             let s = end_aspiration(worker, moves, guess);
             worker.selectivity = Selectivity::EXACT;

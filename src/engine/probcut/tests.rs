@@ -181,8 +181,15 @@ fn solve_by_levels_ends_exact() {
                 }
             })
             .collect();
-        let got = with_worker(&tt, |w| solve_by_levels(w, &mut moves, 0, empties));
+        let got = with_worker(&tt, |w| {
+            solve_from_level(w, &mut moves, 0, Some(Selectivity::LOWEST))
+        });
         assert_eq!(got, Some(exact), "{empties} empties");
+        assert_eq!(moves[0].score, exact);
+        let direct = with_worker(&TranspositionTable::new(8), |w| {
+            solve_by_levels(w, &mut moves, 0, empties)
+        });
+        assert_eq!(direct, Some(exact), "{empties} empties");
     }
 }
 
