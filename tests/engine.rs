@@ -7,7 +7,9 @@ use othbook::engine::tt::{Bound, Kind, TranspositionTable};
 mod common;
 
 use common::minimax::negamax_pattern;
-use othbook::engine::{Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, SCALE};
+use othbook::engine::{
+    Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, Selectivity, SCALE,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -51,14 +53,16 @@ fn engine(threads: usize) -> Engine {
 }
 
 /// The production search (table, ordering, ETC, aspiration, hand-written last plies) finds
-/// the value plain negamax finds, at every depth where each of those parts is in play.
+/// the value plain negamax finds, at every depth where each of those parts is in play, when
+/// it is not selective (ProbCut off).
 #[test]
 fn pvs_agrees_with_negamax_at_fixed_depth() {
     let boards = positions(0x5EED_1234_ABCD_0001, 6, 7);
     assert!(boards.len() >= 40, "only {} positions", boards.len());
     for (i, b) in boards.iter().enumerate() {
         let depth = if b.empty_count() > 40 { 4 } else { 5 };
-        let pvs = engine(1).analyze(b, &Limits::depth(depth)).expect("ok");
+        let limits = Limits::depth(depth).selectivity(Selectivity::EXACT);
+        let pvs = engine(1).analyze(b, &limits).expect("ok");
         let mm = negamax_pattern(*b, depth);
         assert_eq!(
             mm, pvs.score,
@@ -182,7 +186,8 @@ fn table_never_answers_for_another_board() {
                     let score = (k as i32) * 7 - 200;
                     let depth = (k % 50) as u8;
                     if x & 1 == 0 {
-                        tt.store(p, o, depth, Kind::Midgame, Bound::Exact, score, None);
+                        let sel = othbook::engine::Selectivity::EXACT;
+                        tt.store(p, o, depth, Kind::Midgame, Bound::Exact, score, None, sel);
                     } else if let Some(e) = tt.probe(p, o) {
                         assert_eq!(e.score, score, "entry of another board returned");
                         assert_eq!(e.depth, depth);

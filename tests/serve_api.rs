@@ -202,8 +202,10 @@ fn evaluations_score_every_legal_move_and_repeat_from_the_cache() {
 
 #[test]
 fn searches_beyond_the_limit_wait_then_get_503() {
+    // The long search must outlast the 300 ms below: depth 12 took under that once the
+    // midgame search had ProbCut, so it goes to 16.
     let s = TestServer::start(
-        ServeOptions::new(12, 1, 100)
+        ServeOptions::new(16, 1, 100)
             .unwrap()
             .with_queue_wait(Duration::from_millis(1)),
     );
@@ -212,7 +214,7 @@ fn searches_beyond_the_limit_wait_then_get_503() {
         request(
             addr,
             "GET",
-            "/api/v1/explore?moves=f5d6c3d3c4f4&depth=12",
+            "/api/v1/explore?moves=f5d6c3d3c4f4&depth=16",
             None,
         )
         .0

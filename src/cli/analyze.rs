@@ -148,6 +148,10 @@ pub struct Args {
     /// Number of best moves to score (1-64).
     #[arg(long, default_value_t = 1)]
     multipv: usize,
+    /// Multi-ProbCut confidence of the midgame search: 73, 87, 95, 98, 99 or exact (100);
+    /// solves are always exact.
+    #[arg(long, default_value_t = othbook::engine::Selectivity::MIDGAME_DEFAULT)]
+    selectivity: othbook::engine::Selectivity,
     /// Search algorithm: only pvs. Minimax and alpha-beta left the engine: the teaching
     /// players of `othbook teach` have them.
     #[arg(long, default_value = "pvs")]
@@ -212,6 +216,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         mode,
         multipv: args.multipv,
         root_moves: None,
+        selectivity: args.selectivity,
     };
     let request =
         SearchRequest::new(pos.board, limits).map_err(|e| request_error(e, Some(&pos)))?;

@@ -8,6 +8,7 @@ mod bench;
 mod book;
 mod book_values;
 mod build;
+mod calibrate;
 mod common;
 mod explore;
 mod explore_view;
@@ -91,6 +92,9 @@ enum Command {
     /// Solve endgame positions exactly (or win/draw/loss) from an OBF file or a position.
     /// Example: othbook solve ../shared/data/ffo/ffo.obf --lines 40-49
     Solve(solve::Args),
+    /// Fit engine parameters from game files (Multi-ProbCut's regressions).
+    /// Example: othbook calibrate probcut ../shared/data/wthor/WTH_20*.wtb --positions 100
+    Calibrate(calibrate::Args),
     /// Fixed searches: node-count signature and nodes per second.
     /// Example: othbook bench
     Bench(bench::Args),
@@ -151,6 +155,7 @@ pub fn run() -> i32 {
         Command::Review(args) => review::run(args, &mut out),
         Command::Solve(args) => solve::run(args, &mut out),
         Command::Bench(args) => bench::run(args, &mut out),
+        Command::Calibrate(args) => calibrate::run(args, &mut out),
         Command::Games(args) => games::run(args, &mut out),
         Command::Explore(args) => explore::run(args, &mut out),
         Command::Serve(args) => serve::run(args, &mut out),

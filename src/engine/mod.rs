@@ -13,6 +13,7 @@ mod analysis;
 mod any_eval;
 mod eval;
 pub mod pattern;
+pub mod probcut;
 mod request;
 mod run;
 mod search;
@@ -24,6 +25,7 @@ pub use analysis::{score_number, score_text, Analysis, Iteration, Line, ScoreKin
 pub use any_eval::{AnyEval, EvalCore, EvalKind, SearchEval};
 pub use eval::{Evaluator, HandEval, Weights};
 pub use pattern::{EvalFileError, PatternEval};
+pub use probcut::Selectivity;
 pub use request::{Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
 pub use tt::TranspositionTable;
 

@@ -2,6 +2,7 @@
 //! [`SearchRequest`] built from them and a position, checked once when it is built: the
 //! search and the command line rely on it and check nothing again.
 
+use super::probcut::Selectivity;
 use super::MAX_DEPTH;
 use crate::board::{Bitboard, Board};
 use std::time::Duration;
@@ -40,6 +41,9 @@ pub struct Limits {
     /// Only these root moves are searched (`None`: all). A book's leaf search uses it for
     /// the moves that leave the book. Ignored when the side to move must pass.
     pub root_moves: Option<Bitboard>,
+    /// Multi-ProbCut's confidence in the midgame iterations ([`Selectivity::EXACT`]: none).
+    /// Solves (exact and WLD scores) are always exact.
+    pub selectivity: Selectivity,
 }
 
 impl Default for Limits {
@@ -50,6 +54,7 @@ impl Default for Limits {
             mode: Mode::Auto,
             multipv: 1,
             root_moves: None,
+            selectivity: Selectivity::MIDGAME_DEFAULT,
         }
     }
 }
@@ -100,6 +105,15 @@ impl Limits {
     #[must_use]
     pub fn multipv(self, k: usize) -> Limits {
         Limits { multipv: k, ..self }
+    }
+
+    /// The same limits at selectivity `s`.
+    #[must_use]
+    pub fn selectivity(self, s: Selectivity) -> Limits {
+        Limits {
+            selectivity: s,
+            ..self
+        }
     }
 }
 

@@ -85,6 +85,7 @@ impl<F: FnMut(&Iteration)> Search<'_, F> {
             mode: limits.mode,
             max_depth: limits.depth,
             thread,
+            selectivity: limits.selectivity,
         }
     }
 

@@ -2,12 +2,13 @@
 //!
 //! A power-of-two number of 64-byte buckets (one cache line each) holds two entries. Each
 //! entry is four atomics: a sequence counter, the full board (both bitboards) and a packed
-//! word (score, depth, bound, kind, best move, age). Writers take the entry by moving its
+//! word (score, depth, bound, kind, selectivity, best move, age). Writers take the entry by moving its
 //! counter to an odd value with a compare-exchange and give up rather than wait if another
 //! writer holds it; readers never wait and discard any entry whose counter changed while they
 //! read it (a torn read) or whose board differs from theirs. So a probe only ever returns what
 //! was stored for exactly that board.
 
+use super::probcut::Selectivity;
 use crate::board::Square;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 
@@ -42,6 +43,9 @@ pub struct Entry {
     pub bound: Bound,
     /// Which search stored it.
     pub kind: Kind,
+    /// ProbCut level of the search that stored it: a search at a surer level must not take
+    /// a cutoff from it (an exact solve only trusts [`Selectivity::EXACT`] entries).
+    pub selectivity: Selectivity,
     /// Best move found, if any.
     pub best: Option<Square>,
     /// Search generation that stored or last refreshed it.
@@ -61,6 +65,7 @@ impl Entry {
             | u64::from(self.depth) << 16
             | bound << 24
             | kind << 26
+            | u64::from(self.selectivity.level()) << 27
             | best << 32
             | u64::from(self.age) << 40
     }
@@ -81,6 +86,7 @@ impl Entry {
             } else {
                 Kind::Midgame
             },
+            selectivity: Selectivity::from_level(((w >> 27) & 7) as u8)?,
             best: Square::from_index(((w >> 32) & 127) as u8),
             age: (w >> 40) as u8,
         })
@@ -296,9 +302,10 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a result. Replaces the entry of the same board, else the less valuable of the
-    /// two (older generation first, then shallower).
-    // Eight plain arguments keep the hot call free of a temporary struct.
+    /// Stores a result found at selectivity `sel`. Replaces the entry of the same board
+    /// unless that one is at least as deep and surer, else the less valuable of the two
+    /// (older generation first, then shallower).
+    // Plain arguments keep the hot call free of a temporary struct.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
@@ -310,6 +317,7 @@ impl TranspositionTable {
         bound: Bound,
         score: i32,
         best: Option<Square>,
+        sel: Selectivity,
     ) {
         let age = self.age();
         let b = self.bucket(p, o);
@@ -327,6 +335,11 @@ impl TranspositionTable {
                     if e.kind == Kind::Endgame && kind == Kind::Midgame {
                         return;
                     }
+                    // A surer result of at least the same depth is worth more than this
+                    // one, whatever its generation.
+                    if e.kind == kind && e.selectivity > sel && e.depth >= depth {
+                        return;
+                    }
                     if e.age == age
                         && e.kind == kind
                         && e.depth > depth
@@ -340,6 +353,7 @@ impl TranspositionTable {
                     depth,
                     bound,
                     kind,
+                    selectivity: sel,
                     best,
                     age,
                 }
@@ -365,6 +379,7 @@ impl TranspositionTable {
             depth,
             bound,
             kind,
+            selectivity: sel,
             best,
             age,
         }
@@ -422,6 +437,7 @@ mod tests {
             Bound::Lower,
             -1234,
             Square::from_index(19),
+            Selectivity::EXACT,
         );
         let e = tt.probe(1, 2).expect("stored");
         assert_eq!(e.score, -1234);
@@ -430,12 +446,86 @@ mod tests {
         assert_eq!(e.kind, Kind::Midgame);
         assert_eq!(e.best, Some(Square::D3));
         assert_eq!(tt.probe(2, 1), None);
-        tt.store(1, 2, 9, Kind::Endgame, Bound::Exact, 64, None);
+        tt.store(
+            1,
+            2,
+            9,
+            Kind::Endgame,
+            Bound::Exact,
+            64,
+            None,
+            Selectivity::EXACT,
+        );
         let e = tt.probe(1, 2).expect("stored");
         assert_eq!(
             (e.score, e.kind, e.best),
             (64, Kind::Endgame, Some(Square::D3))
         );
+    }
+
+    #[test]
+    fn every_selectivity_round_trips_beside_the_other_fields() {
+        let tt = TranspositionTable::new(1);
+        for (i, sel) in Selectivity::all().enumerate() {
+            let (p, o) = (1u64 << i, 1u64 << (i + 20));
+            let score = -6400 + 1000 * i as i32;
+            tt.store(
+                p,
+                o,
+                60,
+                Kind::Endgame,
+                Bound::Upper,
+                score,
+                Square::from_index(63),
+                sel,
+            );
+            let e = tt.probe(p, o).expect("stored");
+            assert_eq!(
+                (e.selectivity, e.score, e.depth, e.bound, e.kind, e.best),
+                (
+                    sel,
+                    score,
+                    60,
+                    Bound::Upper,
+                    Kind::Endgame,
+                    Some(Square::H8)
+                )
+            );
+        }
+    }
+
+    /// A selective result must not overwrite a surer one of the same depth (the iterative
+    /// endgame stores all levels for the same boards), but a surer one replaces it.
+    #[test]
+    fn a_surer_entry_is_kept_over_a_less_sure_one() {
+        let tt = TranspositionTable::new(1);
+        let lowest = Selectivity::LOWEST;
+        tt.store(
+            1,
+            2,
+            20,
+            Kind::Endgame,
+            Bound::Exact,
+            4,
+            None,
+            Selectivity::EXACT,
+        );
+        tt.store(1, 2, 20, Kind::Endgame, Bound::Exact, 8, None, lowest);
+        let e = tt.probe(1, 2).expect("stored");
+        assert_eq!((e.score, e.selectivity), (4, Selectivity::EXACT));
+        tt.store(3, 4, 20, Kind::Endgame, Bound::Lower, 8, None, lowest);
+        tt.store(
+            3,
+            4,
+            20,
+            Kind::Endgame,
+            Bound::Upper,
+            2,
+            None,
+            Selectivity::EXACT,
+        );
+        let e = tt.probe(3, 4).expect("stored");
+        assert_eq!((e.score, e.selectivity), (2, Selectivity::EXACT));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! stable discs. The two searches differ only in the [`Kind`] of entry they trust and in
 //! what "depth" means (plies, or empties for an exact solve).
 
+use super::super::probcut::Selectivity;
 use super::super::stability::stable_discs;
 use super::super::tt::{Bound, Kind, TranspositionTable};
 use crate::board::{Board, Square};
@@ -15,7 +16,7 @@ use std::ops::ControlFlow;
 pub(crate) fn probe(
     tt: &TranspositionTable,
     board: Board,
-    kind: Kind,
+    (kind, sel): (Kind, Selectivity),
     depth: u32,
     alpha: i32,
     beta: i32,
@@ -24,7 +25,8 @@ pub(crate) fn probe(
         return ControlFlow::Continue(None);
     };
     // An exact-solve entry of a board is always at its own number of empties.
-    if e.kind == kind && u32::from(e.depth) >= depth {
+    // A selective result settles only a search at most as sure as it.
+    if e.kind == kind && u32::from(e.depth) >= depth && e.selectivity >= sel {
         match e.bound {
             Bound::Exact => return ControlFlow::Break(e.score),
             Bound::Lower if e.score >= beta => return ControlFlow::Break(e.score),
@@ -42,12 +44,13 @@ pub(crate) fn probe(
 pub(crate) fn child_cut(
     tt: &TranspositionTable,
     child: Board,
-    kind: Kind,
+    (kind, sel): (Kind, Selectivity),
     depth: u32,
     beta: i32,
 ) -> Option<i32> {
     let e = tt.probe(child.player().0, child.opponent().0)?;
     (e.kind == kind
+        && e.selectivity >= sel
         && u32::from(e.depth) + 1 >= depth
         && matches!(e.bound, Bound::Upper | Bound::Exact)
         && -e.score >= beta)
@@ -61,7 +64,7 @@ pub(crate) fn child_cut(
 pub(crate) fn store(
     tt: &TranspositionTable,
     board: Board,
-    kind: Kind,
+    (kind, sel): (Kind, Selectivity),
     depth: u32,
     (alpha0, beta): (i32, i32),
     best: i32,
@@ -82,6 +85,7 @@ pub(crate) fn store(
         bound,
         best,
         Some(best_sq),
+        sel,
     );
 }
 

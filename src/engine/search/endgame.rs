@@ -2,9 +2,11 @@
 //! over the shared node loop, with the table near the root, fastest-first and parity
 //! ordering, stability cutoffs, and the solvers' ladder for the last empty squares.
 
+use super::super::probcut::{end_fit, end_shallow, END_MIN_EMPTIES};
 use super::super::tt::Kind;
-use super::super::{Evaluator, INF};
+use super::super::{Evaluator, INF, SCALE};
 use super::cutoffs::{child_cut, probe, stability_cut, store};
+use super::node::Node;
 use super::ordering::{endgame_mobility_key, endgame_near_key, parity_of, MoveList, TT_MOVE_KEY};
 use super::solvers::{final_score, SMALL_EMPTIES};
 use super::threads::Worker;
@@ -58,9 +60,10 @@ impl<E: Evaluator> Worker<'_, E> {
             return bound;
         }
 
+        let trust = (Kind::Endgame, self.selectivity);
         let mut tt_move = None;
         if n_empty >= TT_MIN_EMPTIES {
-            match probe(self.tt, board, Kind::Endgame, n_empty, alpha, beta) {
+            match probe(self.tt, board, trust, n_empty, alpha, beta) {
                 ControlFlow::Break(score) => return score,
                 ControlFlow::Continue(m) => tt_move = m,
             }
@@ -86,7 +89,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 self.tt.prefetch(np, no);
             }
             if n_empty >= ETC_MIN_EMPTIES {
-                if let Some(score) = child_cut(self.tt, child, Kind::Endgame, n_empty, beta) {
+                if let Some(score) = child_cut(self.tt, child, trust, n_empty, beta) {
                     return ControlFlow::Break(score);
                 }
             }
@@ -125,7 +128,7 @@ impl<E: Evaluator> Worker<'_, E> {
             store(
                 self.tt,
                 board,
-                Kind::Endgame,
+                trust,
                 n_empty,
                 (alpha, beta),
                 r.best,
@@ -135,13 +138,22 @@ impl<E: Evaluator> Worker<'_, E> {
         r.best
     }
 
-    /// The place for a selective (ProbCut) cut of an exact-search node, tried after the
-    /// table and before the moves are ordered: a score that settles the node in
-    /// (`alpha`, `beta`) with the confidence asked for, or `None` to search it. An exact
-    /// search (`solve`, exact book leaves) never cuts here.
-    #[inline(always)]
-    fn endgame_selective_cut(&mut self, _board: Board, _alpha: i32, _beta: i32) -> Option<i32> {
-        None
+    /// Multi-ProbCut at a null-window node of a selective endgame search, tried after the
+    /// table and before the moves are ordered: a midgame search predicts the exact score (the
+    /// fit of [`end_fit`]), and a prediction beyond the window by the selectivity's margin
+    /// settles it. An exact search (`solve`, exact book leaves) never cuts here.
+    #[inline]
+    fn endgame_selective_cut(&mut self, board: Board, alpha: i32, beta: i32) -> Option<i32> {
+        let empties = board.empty_count();
+        if self.selectivity.is_exact() || empties < END_MIN_EMPTIES || beta != alpha + 1 {
+            return None;
+        }
+        let (fit, shallow) = (end_fit(empties), end_shallow(empties));
+        let node = Node::new(self.eval, board);
+        let lean_high = node.eval(self.eval) >= beta * SCALE;
+        self.probcut(fit, beta, SCALE, lean_high, |w, lo, hi| {
+            w.pvs_node(&node, shallow, lo, hi)
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! the shared node loop; table and enhanced transposition cutoffs from depth 3 on, and
 //! hand-written last two plies.
 
+use super::super::probcut::{mid_fit, MID_MIN_DEPTH};
 use super::super::tt::Kind;
 use super::super::{Evaluator, INF, SCALE};
 use super::cutoffs::{child_cut, probe, store};
@@ -35,7 +36,13 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// [`Worker::pvs`] of a node whose evaluation state is known.
-    fn pvs_node(&mut self, node: &Node<E::State>, depth: u32, alpha: i32, beta: i32) -> i32 {
+    pub(super) fn pvs_node(
+        &mut self,
+        node: &Node<E::State>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if depth == 0 {
             self.nodes += 1;
             return node.eval(self.eval);
@@ -65,14 +72,15 @@ impl<E: Evaluator> Worker<'_, E> {
         // From here on depth >= TT_MIN_DEPTH. Below it the probe is skipped, not just
         // ignored: its bucket is usually out of cache, and the load costs more than the
         // node's whole search.
-        let tt_move = match probe(self.tt, board, Kind::Midgame, depth, alpha, beta) {
+        let trust = (Kind::Midgame, self.selectivity);
+        let tt_move = match probe(self.tt, board, trust, depth, alpha, beta) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(m) => m,
         };
         if depth >= ETC_MIN_DEPTH {
             for sq in moves {
                 let child = board.play_flips(sq, board.legal_flips(sq));
-                if let Some(score) = child_cut(self.tt, child, Kind::Midgame, depth, beta) {
+                if let Some(score) = child_cut(self.tt, child, trust, depth, beta) {
                     return score;
                 }
             }
@@ -112,7 +120,7 @@ impl<E: Evaluator> Worker<'_, E> {
         store(
             self.tt,
             board,
-            Kind::Midgame,
+            trust,
             depth,
             (alpha, beta),
             r.best,
@@ -121,18 +129,26 @@ impl<E: Evaluator> Worker<'_, E> {
         r.best
     }
 
-    /// The place for a selective (ProbCut) cut of a midgame node, tried after the table and
-    /// the children's entries and before the moves are ordered: a score that settles the node
-    /// in (`alpha`, `beta`) at `depth` with the confidence asked for, or `None` to search it.
-    #[inline(always)]
+    /// Multi-ProbCut at a null-window midgame node, tried after the table and the children's
+    /// entries and before the moves are ordered: a shallower search of the same parity
+    /// predicts the node's value (the fit of [`mid_fit`]), and a prediction beyond the window
+    /// by the selectivity's margin settles it. `None` to search it.
+    #[inline]
     fn midgame_selective_cut(
         &mut self,
-        _node: &Node<E::State>,
-        _depth: u32,
-        _alpha: i32,
-        _beta: i32,
+        node: &Node<E::State>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
     ) -> Option<i32> {
-        None
+        if self.selectivity.is_exact() || depth < MID_MIN_DEPTH || beta != alpha + 1 {
+            return None;
+        }
+        let (shallow, fit) = mid_fit(node.board.empty_count(), depth);
+        let lean_high = node.eval(self.eval) >= beta;
+        self.probcut(fit, beta, 1, lean_high, |w, lo, hi| {
+            w.pvs_node(node, shallow, lo, hi)
+        })
     }
 
     /// The last ply: evaluate every child (each counts as a node). Raw bits: this and

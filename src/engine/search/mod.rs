@@ -5,6 +5,7 @@
 //! - [`threads`]: shared state, one worker per thread, busy marks, polling;
 //! - [`cutoffs`]: table, enhanced transposition and stability cutoffs;
 //! - [`ordering`]: move lists and their midgame and endgame keys;
+//! - [`probcut`]: the Multi-ProbCut test both drivers run;
 //! - [`node`]: the search node and the PVS move loop both drivers run;
 //! - [`solvers`]: exact solvers for the last 0 to 6 empty squares;
 //! - [`midgame`]: the depth-limited driver;
@@ -16,6 +17,7 @@ mod endgame;
 mod midgame;
 mod node;
 mod ordering;
+mod probcut;
 mod root;
 mod solvers;
 mod threads;

@@ -2,6 +2,7 @@
 //! exact), and one thread's anytime iterative deepening from the first iteration to the
 //! exact solve.
 
+use super::super::probcut::{Selectivity, END_LEVELS_MIN_EMPTIES};
 use super::super::tt::TranspositionTable;
 use super::super::{Evaluator, Iteration, Line, Mode, ScoreKind, INF, SCALE};
 use super::threads::Worker;
@@ -84,6 +85,8 @@ pub(crate) struct Task {
     /// This thread's number (0: the main thread); helpers start elsewhere so that threads
     /// diverge.
     pub thread: usize,
+    /// ProbCut's level in the midgame iterations; the solve that may follow is exact.
+    pub selectivity: Selectivity,
 }
 
 /// One thread's root search: its worker and the root move that beat the first one in the
@@ -112,7 +115,9 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
             max_depth,
             multipv,
             thread,
+            selectivity,
         } = task;
+        self.w.selectivity = selectivity;
         let empties = board.empty_count();
         let plan = Plan::new(mode, max_depth, empties, self.w.shared.deadline);
         let mut done: Option<Outcome> = None;
@@ -169,6 +174,8 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         if self.w.main {
             self.w.shared.solving.store(true, Ordering::Relaxed);
         }
+        // Solves are exact (100%) whatever the midgame selectivity.
+        self.w.selectivity = Selectivity::EXACT;
         // The estimate of the last depth with the parity of the game's end.
         let same = if (d - 1) % 2 == empties % 2 {
             prev
@@ -179,7 +186,7 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
             // A midgame estimate centres a narrow window: most of the tree is then searched
             // with windows that cut far more than the full -64..64 one.
             Some(guess) if multipv == 1 && mode != Mode::Wld => {
-                self.end_aspiration(&mut moves, guess)
+                self.solve_by_levels(&mut moves, guess, empties)
             }
             _ if mode == Mode::Wld => self.root(&mut moves, Depth::End, -1, 1, multipv),
             _ => self.root(&mut moves, Depth::End, -64, 64, multipv),
@@ -292,6 +299,38 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
                 hi = INF;
             }
         }
+    }
+
+    /// Root solve by increasing selectivity (Edax's iterative endgame) from
+    /// [`END_LEVELS_MIN_EMPTIES`] on: each level's search seeds the table and the window of
+    /// the next; the last level is exact. The exact score (discs), or `None` when stopped.
+    pub(crate) fn solve_by_levels(
+        &mut self,
+        moves: &mut [RootMove],
+        guess: i32,
+        empties: u32,
+    ) -> Option<i32> {
+        let first = (empties >= END_LEVELS_MIN_EMPTIES).then_some(Selectivity::LOWEST);
+        self.solve_from_level(moves, guess, first)
+    }
+
+    /// [`RootSearch::solve_by_levels`] from level `first` (`None`: straight to exact).
+    pub(crate) fn solve_from_level(
+        &mut self,
+        moves: &mut [RootMove],
+        mut guess: i32,
+        first: Option<Selectivity>,
+    ) -> Option<i32> {
+        if let Some(first) = first {
+            for level in Selectivity::all().filter(|l| !l.is_exact() && *l >= first) {
+                self.w.selectivity = level;
+                let s = self.end_aspiration(moves, guess);
+                self.w.selectivity = Selectivity::EXACT;
+                guess = s? * SCALE;
+            }
+        }
+        self.w.selectivity = Selectivity::EXACT;
+        self.end_aspiration(moves, guess)
     }
 
     /// Exact root search in a window around a midgame estimate (`guess`, SCALE units), moved

@@ -1,6 +1,7 @@
 //! The threads of one search: [`Shared`] state (table, busy marks, stop flag, clock, node
 //! count), one [`Worker`] per thread, and [`Busy`], the marks of the subtrees under way.
 
+use super::super::probcut::Selectivity;
 use super::super::tt::TranspositionTable;
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -148,6 +149,9 @@ pub(crate) struct Worker<'a, E> {
     pub main: bool,
     /// A helper in its midgame iterations, which it leaves when the main thread solves.
     pub follows: bool,
+    /// ProbCut's level for the search under way: table entries less sure than this settle
+    /// nothing, and results are stored at it.
+    pub selectivity: Selectivity,
 }
 
 impl<'a, E> Worker<'a, E> {
@@ -164,6 +168,7 @@ impl<'a, E> Worker<'a, E> {
             aborted: false,
             main,
             follows: false,
+            selectivity: Selectivity::EXACT,
         }
     }
 

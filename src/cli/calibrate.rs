@@ -1,0 +1,137 @@
+//! `othbook calibrate probcut`: fits Multi-ProbCut's regressions on positions from game
+//! files and writes the table the engine embeds (`src/engine/probcut/table.rs`).
+
+use super::common::bad;
+use anyhow::{Context, Result};
+use othbook::engine::probcut::calibrate::{
+    fit_all, measure_endgame, measure_midgame, sample_positions,
+};
+use othbook::engine::{Engine, EngineOptions};
+use othbook::transcript::{ingest, IngestOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `othbook calibrate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum What {
+    /// Fit ProbCut's shallow-to-deep regressions (a, b, sigma per band of empties and depth
+    /// pair, and per empties for the endgame) and write them as Rust source.
+    /// Example: othbook calibrate probcut ../shared/data/wthor/WTH_20*.wtb --positions 100
+    Probcut(ProbcutArgs),
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Each midgame position is searched to every depth up to 12 without \
+ProbCut; each endgame position (12-20 empties) is searched shallow and solved exactly. One \
+thread, a cleared table per position: the same games and counts give the same file. \
+Rebuild othbook after writing the table into src/engine/probcut/table.rs."
+)]
+struct ProbcutArgs {
+    /// Game files (WTHOR, .gam, PGN, GGF, move lists).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Midgame positions per band of empties (four bands).
+    #[arg(long, default_value_t = 100)]
+    positions: usize,
+    /// Endgame positions per number of empties (12 to 20).
+    #[arg(long, default_value_t = 40)]
+    end_positions: usize,
+    /// Where to write the table (`-`: standard output).
+    #[arg(long, short, default_value = "src/engine/probcut/table.rs")]
+    out: PathBuf,
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    match args.what {
+        What::Probcut(a) => probcut(a, out),
+    }
+}
+
+fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
+    if args.positions == 0 && args.end_positions == 0 {
+        return Err(bad(
+            "--positions and --end-positions are both 0: nothing to fit",
+        ));
+    }
+    let ingested = ingest(&args.games, &IngestOptions::default())?;
+    writeln!(out, "{}", ingested.summary)?;
+    let (mid, end) = sample_positions(&ingested.games, args.positions, args.end_positions);
+    eprintln!(
+        "{} midgame and {} endgame positions from {} games",
+        mid.len(),
+        end.len(),
+        ingested.games.len()
+    );
+    let mut engine = Engine::try_new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+    })?;
+    let start = Instant::now();
+    let total = mid.len() + end.len();
+    let progress = |i: usize| {
+        if i.is_multiple_of(20) {
+            eprintln!(
+                "{i}/{total} positions, {:.0} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let mut mid_samples = Vec::with_capacity(mid.len());
+    for (i, (band, b)) in mid.iter().enumerate() {
+        mid_samples.push(measure_midgame(&mut engine, *band, b)?);
+        progress(i + 1);
+    }
+    let mut end_samples = Vec::with_capacity(end.len());
+    for (i, b) in end.iter().enumerate() {
+        end_samples.push(measure_endgame(&mut engine, b)?);
+        progress(mid.len() + i + 1);
+    }
+    let tables = fit_all(&mid_samples, &end_samples);
+    let names: Vec<String> = args
+        .games
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect();
+    let source = format!(
+        "{} midgame and {} endgame positions from {} games of {}",
+        mid.len(),
+        end.len(),
+        ingested.games.len(),
+        summarize_names(&names)
+    );
+    let text = tables.to_rust(&source);
+    if args.out.as_os_str() == "-" {
+        out.write_all(text.as_bytes())?;
+    } else {
+        othbook::atomic_file::replace(&args.out, |f| f.write_all(text.as_bytes()))
+            .with_context(|| format!("writing {}", args.out.display()))?;
+        writeln!(
+            out,
+            "wrote {} ({:.0} s)",
+            args.out.display(),
+            start.elapsed().as_secs_f64()
+        )?;
+    }
+    Ok(())
+}
+
+/// File names for the table's header: all of them when few, else the first and last.
+fn summarize_names(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [a] => a.clone(),
+        _ if names.len() <= 4 => names.join(", "),
+        [first, .., last] => format!("{} files, {first} to {last}", names.len()),
+    }
+}
