@@ -1,13 +1,9 @@
 //! A player backed by an external GTP engine run as a subprocess (e.g. `gtp-rhino -l 5`).
 
 use crate::board::{Color, Move, Position};
-use crate::play::gtp_wire::{
-    parse_vertex, read_line_lossy, response_head, Command, Verb, WireLine,
-};
+use crate::play::gtp_wire::{parse_vertex, response_head, Command, Verb};
+use crate::play::subprocess::{excerpt, strip_engine, Process, Silence};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
-use std::io::{BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take by default to answer a command other than `genmove`: the
@@ -17,93 +13,6 @@ use std::time::{Duration, Instant};
 /// the other commands are bookkeeping that a working engine answers at once: the limit only
 /// has to tell a hung engine from a slow-loading one.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// How long a stopping engine gets to exit by itself before it is killed.
-const QUIT_GRACE: Duration = Duration::from_millis(200);
-
-/// The engine's process and the lines it has written.
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Process {
-    /// Starts `command` (split on white space; no shell).
-    fn start(command: &str) -> Result<Process, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty command")?;
-        let mut child = std::process::Command::new(resolve_program(program))
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start: {e}"))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err("no stdin or stdout".into());
-        };
-        let (tx, rx) = mpsc::channel();
-        // A reader thread lets every wait have a timeout, so a hung engine cannot hang us.
-        std::thread::spawn(move || {
-            let mut stdout = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            while let Ok(Some(line)) = read_line_lossy(&mut stdout, &mut buf) {
-                // An engine's overlong line answers nothing we asked.
-                let WireLine::Text(line) = line else {
-                    continue;
-                };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Process {
-            child,
-            stdin,
-            lines: rx,
-        })
-    }
-
-    /// How the process ended, waiting up to `grace` for it; `None` while it runs.
-    fn exit_status(&mut self, grace: Duration) -> Option<std::process::ExitStatus> {
-        let until = Instant::now() + grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
-                _ => return None,
-            }
-        }
-    }
-
-    /// " (exit status: 3)" once the process has ended, so failures say how it died.
-    fn exit_note(&mut self) -> String {
-        self.exit_status(QUIT_GRACE)
-            .map_or_else(String::new, |s| format!(" ({s})"))
-    }
-
-    /// Asks the engine to quit; `Drop` kills it if it does not.
-    fn quit(&mut self) {
-        if writeln!(self.stdin, "{}", Command::Quit)
-            .and_then(|()| self.stdin.flush())
-            .is_ok()
-        {
-            let _ = self.exit_status(QUIT_GRACE);
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
 
 /// An external engine speaking GTP on stdin/stdout. An engine that hangs, exits or answers
 /// something that is not GTP is out of order: its commands fail at once from then on (a late
@@ -121,29 +30,6 @@ pub struct GtpPlayer {
     sent: Vec<Move>,
     known: Vec<String>,
     engine_name: String,
-}
-
-/// `program` itself, or Debian's games folder copy when it is not on the PATH (where
-/// `gtp-rhino` lives, and which is not on root's PATH).
-fn resolve_program(program: &str) -> std::path::PathBuf {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()));
-    let games = std::path::Path::new("/usr/games").join(program);
-    if !program.contains('/') && !on_path && games.is_file() {
-        games
-    } else {
-        std::path::PathBuf::from(program)
-    }
-}
-
-/// `text` cut to a length that fits in an error message.
-fn excerpt(text: &str) -> String {
-    const MAX: usize = 60;
-    if text.chars().count() <= MAX {
-        format!("{text:?}")
-    } else {
-        format!("{:?}...", text.chars().take(MAX).collect::<String>())
-    }
 }
 
 impl GtpPlayer {
@@ -173,7 +59,7 @@ impl GtpPlayer {
     fn start(&mut self) -> Result<(), PlayerError> {
         if let Some(mut old) = self.process.take() {
             if self.broken.is_none() {
-                old.quit();
+                old.quit(&Command::Quit.to_string());
             }
         }
         self.sent.clear();
@@ -225,29 +111,21 @@ impl GtpPlayer {
 
     fn exchange(&mut self, cmd: &str, timeout: Duration) -> Result<Result<String, String>, String> {
         let process = self.process.as_mut().ok_or("not running")?;
-        if let Err(e) = writeln!(process.stdin, "{cmd}").and_then(|()| process.stdin.flush()) {
-            let note = process.exit_note();
-            return Err(if note.is_empty() {
-                format!("cannot send {cmd:?}: {e}")
-            } else {
-                format!("exited before {cmd:?}{note}")
-            });
-        }
+        process.send(cmd)?;
         let deadline = Instant::now() + timeout;
         let mut answer: Option<(bool, String)> = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match process.lines.recv_timeout(left) {
+            let line = match process.recv(deadline) {
                 Ok(l) => l,
-                Err(RecvTimeoutError::Timeout) => {
+                Err(Silence::Timeout) => {
                     return Err(format!("no answer to {cmd:?} within {timeout:?}"))
                 }
-                Err(RecvTimeoutError::Disconnected) => {
+                Err(Silence::Closed) => {
                     let note = process.exit_note();
                     return Err(format!("exited while answering {cmd:?}{note}"));
                 }
             };
-            let line = line.trim_end_matches('\r');
+            let line = line.as_str();
             match &mut answer {
                 None if line.trim().is_empty() => continue,
                 None => {
@@ -320,11 +198,7 @@ impl GtpPlayer {
 
     /// Whether the engine must be started again before it can play.
     fn needs_restart(&mut self) -> bool {
-        self.broken.is_some()
-            || self
-                .process
-                .as_mut()
-                .is_none_or(|p| !matches!(p.child.try_wait(), Ok(None)))
+        self.broken.is_some() || self.process.as_mut().is_none_or(|p| !p.running())
     }
 }
 
@@ -385,19 +259,11 @@ impl Player for GtpPlayer {
     }
 }
 
-/// The message of a [`PlayerError`] without the engine's command (already named around it).
-fn strip_engine(e: &PlayerError) -> String {
-    match e {
-        PlayerError::External { message, .. } => message.clone(),
-        PlayerError::Book(b) => b.to_string(),
-    }
-}
-
 impl Drop for GtpPlayer {
     fn drop(&mut self) {
         // An out-of-order engine may not read its input: it is killed without asking.
         if let (Some(p), None) = (self.process.as_mut(), &self.broken) {
-            p.quit();
+            p.quit(&Command::Quit.to_string());
         }
     }
 }

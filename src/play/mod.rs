@@ -1,4 +1,5 @@
-//! Players and matches: the classic players (from `games`), external GTP engines, clocks and a match runner.
+//! Players and matches: the classic players (from `games`), external GTP and NBoard engines,
+//! clocks and a match runner.
 
 pub mod arena;
 pub mod book_choice;
@@ -6,9 +7,11 @@ pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;
 pub mod gtp_wire;
+pub mod nboard_client;
 pub mod search;
 pub mod seconds;
 pub mod spec;
+mod subprocess;
 
 use crate::board::{Move, Position};
 use std::time::{Duration, Instant};
