@@ -3,7 +3,7 @@
 //! sends, and mock engines that fail in each way the client must report.
 
 mod common;
-use common::othbook;
+use common::run_within;
 use std::path::Path;
 use std::time::Duration;
 
@@ -76,18 +76,6 @@ fn mock(dir: &Path, options: &str, mode: &str) -> (String, std::path::PathBuf) {
     )
 }
 
-/// Runs `othbook ARGS`, killed after `limit`; returns (exit code, stdout, stderr).
-fn run_within(args: &[&str], limit: Duration) -> (Option<i32>, String, String) {
-    let t0 = std::time::Instant::now();
-    let out = othbook().args(args).timeout(limit).output().unwrap();
-    assert!(t0.elapsed() < limit, "{args:?} still ran after {limit:?}");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn engine_plays_othbook_nboard_over_pipes() {
     let me = env!("CARGO_BIN_EXE_othbook");
@@ -147,7 +135,7 @@ fn client_speaks_nboard_as_engines_expect() {
         assert!(gos >= 20, "{sent}");
         let moves = lines.iter().filter(|l| l.starts_with("move ")).count();
         if clock {
-            for (i, l) in lines.iter().enumerate().filter(|(_, l)| **l == "go") {
+            for (i, _) in lines.iter().enumerate().filter(|(_, l)| **l == "go") {
                 let before = lines[i - 1];
                 assert!(
                     before.starts_with("set game (;GM[Othello]") && before.contains("TI["),

@@ -2,7 +2,7 @@
 
 use crate::board::{Color, Move, Position};
 use crate::play::gtp_wire::{parse_vertex, response_head, Command, Verb};
-use crate::play::subprocess::{excerpt, strip_engine, Process, Silence};
+use crate::play::subprocess::{excerpt, Link, Process, Silence};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use std::time::{Duration, Instant};
 
@@ -19,13 +19,9 @@ pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
 /// answer would otherwise be read as the answer to the next command), and the next
 /// [`Player::new_game`] starts it again.
 pub struct GtpPlayer {
-    command: String,
+    link: Link,
     /// Limit for every command but `genmove`, which the clock governs.
     timeout: Duration,
-    /// `None` when the last restart failed.
-    process: Option<Process>,
-    /// Why the engine is out of order, if it is.
-    broken: Option<String>,
     /// Moves the engine has seen, in order (its view of the game).
     sent: Vec<Move>,
     known: Vec<String>,
@@ -43,10 +39,8 @@ impl GtpPlayer {
     /// other than `genmove` (the handshake included) within `timeout`.
     pub fn spawn_with_timeout(command: &str, timeout: Duration) -> Result<GtpPlayer, PlayerError> {
         let mut p = GtpPlayer {
-            command: command.to_string(),
+            link: Link::new(command, "quit"),
             timeout,
-            process: None,
-            broken: None,
             sent: Vec::new(),
             known: Vec::new(),
             engine_name: String::new(),
@@ -57,26 +51,12 @@ impl GtpPlayer {
 
     /// (Re)starts the process and runs the handshake.
     fn start(&mut self) -> Result<(), PlayerError> {
-        if let Some(mut old) = self.process.take() {
-            if self.broken.is_none() {
-                old.quit(&Command::Quit.to_string());
-            }
-        }
         self.sent.clear();
-        match Process::start(&self.command) {
-            Ok(p) => {
-                self.process = Some(p);
-                self.broken = None;
-            }
-            Err(m) => {
-                self.broken = Some(m.clone());
-                return Err(self.fail(m));
-            }
-        }
+        self.link.start()?;
         // Engines need not implement `name`: an error answer is fine, silence or nonsense not.
         self.engine_name = match self.request(&Command::Name.to_string(), self.timeout)? {
             Ok(name) if !name.is_empty() => name,
-            _ => self.command.clone(),
+            _ => self.link.command.clone(),
         };
         let list = self.ask(&Command::ListCommands.to_string())?;
         self.known = list.lines().map(|l| l.trim().to_string()).collect();
@@ -84,10 +64,7 @@ impl GtpPlayer {
     }
 
     fn fail(&self, message: impl Into<String>) -> PlayerError {
-        PlayerError::External {
-            engine: self.command.clone(),
-            message: message.into(),
-        }
+        self.link.fail(message)
     }
 
     /// Sends one command and returns the answer's text, or `Err` with the engine's error.
@@ -97,58 +74,8 @@ impl GtpPlayer {
         cmd: &str,
         timeout: Duration,
     ) -> Result<Result<String, String>, PlayerError> {
-        if let Some(why) = &self.broken {
-            return Err(self.fail(format!("not sent {cmd:?}: out of order since: {why}")));
-        }
-        match self.exchange(cmd, timeout) {
-            Ok(answer) => Ok(answer),
-            Err(message) => {
-                self.broken = Some(message.clone());
-                Err(self.fail(message))
-            }
-        }
-    }
-
-    fn exchange(&mut self, cmd: &str, timeout: Duration) -> Result<Result<String, String>, String> {
-        let process = self.process.as_mut().ok_or("not running")?;
-        process.send(cmd)?;
-        let deadline = Instant::now() + timeout;
-        let mut answer: Option<(bool, String)> = None;
-        loop {
-            let line = match process.recv(deadline) {
-                Ok(l) => l,
-                Err(Silence::Timeout) => {
-                    return Err(format!("no answer to {cmd:?} within {timeout:?}"))
-                }
-                Err(Silence::Closed) => {
-                    let note = process.exit_note();
-                    return Err(format!("exited while answering {cmd:?}{note}"));
-                }
-            };
-            let line = line.as_str();
-            match &mut answer {
-                None if line.trim().is_empty() => continue,
-                None => {
-                    // Anything but a response means we are not talking to a GTP engine, or
-                    // have lost track of its answers.
-                    let Some((ok, rest)) = response_head(line) else {
-                        return Err(format!(
-                            "answered {cmd:?} with {}, which is not GTP (answers start with \
-                             '=' or '?')",
-                            excerpt(line)
-                        ));
-                    };
-                    answer = Some((ok, rest.to_string()));
-                }
-                Some(_) if line.trim().is_empty() => break,
-                Some((_, text)) => {
-                    text.push('\n');
-                    text.push_str(line);
-                }
-            }
-        }
-        let (ok, text) = answer.unwrap_or((false, String::new()));
-        Ok(if ok { Ok(text) } else { Err(text) })
+        let answer = exchange(self.link.process(cmd)?, cmd, timeout);
+        answer.map_err(|message| self.link.broke(&message))
     }
 
     fn ask(&mut self, cmd: &str) -> Result<String, PlayerError> {
@@ -195,30 +122,64 @@ impl GtpPlayer {
         self.sent.clear();
         Ok(())
     }
+}
 
-    /// Whether the engine must be started again before it can play.
-    fn needs_restart(&mut self) -> bool {
-        self.broken.is_some() || self.process.as_mut().is_none_or(|p| !p.running())
+/// Sends `cmd` and reads its answer: the text, or `Err` with the engine's error; the outer
+/// error says why the engine is out of order.
+fn exchange(
+    process: &mut Process,
+    cmd: &str,
+    timeout: Duration,
+) -> Result<Result<String, String>, String> {
+    process.send(cmd)?;
+    let deadline = Instant::now() + timeout;
+    let mut answer: Option<(bool, String)> = None;
+    loop {
+        let line = match process.recv(deadline) {
+            Ok(l) => l,
+            Err(Silence::Timeout) => {
+                return Err(format!("no answer to {cmd:?} within {timeout:?}"))
+            }
+            Err(Silence::Closed) => {
+                let note = process.exit_note();
+                return Err(format!("exited while answering {cmd:?}{note}"));
+            }
+        };
+        let line = line.as_str();
+        match &mut answer {
+            None if line.trim().is_empty() => continue,
+            None => {
+                // Anything but a response means we are not talking to a GTP engine, or
+                // have lost track of its answers.
+                let Some((ok, rest)) = response_head(line) else {
+                    return Err(format!(
+                        "answered {cmd:?} with {}, which is not GTP (answers start with \
+                         '=' or '?')",
+                        excerpt(line)
+                    ));
+                };
+                answer = Some((ok, rest.to_string()));
+            }
+            Some(_) if line.trim().is_empty() => break,
+            Some((_, text)) => {
+                text.push('\n');
+                text.push_str(line);
+            }
+        }
     }
+    let (ok, text) = answer.unwrap_or((false, String::new()));
+    Ok(if ok { Ok(text) } else { Err(text) })
 }
 
 impl Player for GtpPlayer {
     fn name(&self) -> String {
-        format!("gtp:{}", self.command)
+        format!("gtp:{}", self.link.command)
     }
 
     fn new_game(&mut self, start: &Position) -> Result<(), PlayerError> {
-        if self.needs_restart() {
-            let why = self
-                .broken
-                .clone()
-                .unwrap_or_else(|| "the process had exited".into());
-            self.start().map_err(|e| {
-                self.fail(format!(
-                    "restart failed: {} (it was restarted after: {why})",
-                    strip_engine(&e)
-                ))
-            })?;
+        if let Some(why) = self.link.restart_reason() {
+            self.start()
+                .map_err(|e| self.link.restart_failed(&e, &why))?;
         }
         self.reset(start)
     }
@@ -256,15 +217,6 @@ impl Player for GtpPlayer {
 
     fn game_over(&mut self, game: &GameState) {
         let _ = self.sync(game);
-    }
-}
-
-impl Drop for GtpPlayer {
-    fn drop(&mut self) {
-        // An out-of-order engine may not read its input: it is killed without asking.
-        if let (Some(p), None) = (self.process.as_mut(), &self.broken) {
-            p.quit(&Command::Quit.to_string());
-        }
     }
 }
 

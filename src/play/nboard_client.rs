@@ -8,7 +8,7 @@
 //! its last lines are kept for error messages.
 
 use crate::board::{Move, Position, Square};
-use crate::play::subprocess::{excerpt, strip_engine, Process, Silence};
+use crate::play::subprocess::{excerpt, Link, Silence};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use crate::transcript::write::write_text;
 use crate::transcript::{Format, GameRecord, Location, SourceRef};
@@ -39,14 +39,10 @@ pub struct NboardLimits {
 /// nonsense is out of order: its commands fail at once from then on, and the next
 /// [`Player::new_game`] starts it again.
 pub struct NboardPlayer {
-    command: String,
+    link: Link,
     limits: NboardLimits,
     /// Limit for the start-up and `ping`, which a working engine answers at once.
     timeout: Duration,
-    /// `None` when the last start failed.
-    process: Option<Process>,
-    /// Why the engine is out of order, if it is.
-    broken: Option<String>,
     /// The game as the engine knows it: its start and moves.
     engine_game: Option<(Position, Vec<Move>)>,
     /// Last `ping` number sent.
@@ -117,11 +113,9 @@ impl NboardPlayer {
         timeout: Duration,
     ) -> Result<NboardPlayer, PlayerError> {
         let mut p = NboardPlayer {
-            command: command.to_string(),
+            link: Link::new(command, "quit"),
             limits,
             timeout,
-            process: None,
-            broken: None,
             engine_game: None,
             ping: 0,
             engine_name: String::new(),
@@ -136,58 +130,22 @@ impl NboardPlayer {
         &self.engine_name
     }
 
-    fn fail(&self, message: impl Into<String>) -> PlayerError {
-        PlayerError::External {
-            engine: self.command.clone(),
-            message: message.into(),
-        }
-    }
-
-    /// Marks the engine out of order for `message` (with its last output) and says so.
-    fn broke(&mut self, message: String) -> PlayerError {
-        let tail = self
-            .process
-            .as_ref()
-            .map_or_else(String::new, Process::last_output);
-        let message = format!("{message}{tail}");
-        self.broken = Some(message.clone());
-        self.fail(message)
+    fn broke(&mut self, message: &str) -> PlayerError {
+        self.link.broke(message)
     }
 
     /// (Re)starts the process and runs the handshake.
     fn start(&mut self) -> Result<(), PlayerError> {
-        if let Some(mut old) = self.process.take() {
-            if self.broken.is_none() {
-                old.quit("quit");
-            }
-        }
         self.engine_game = None;
-        self.engine_name = self.command.clone();
-        match Process::start(&self.command) {
-            Ok(p) => {
-                self.process = Some(p);
-                self.broken = None;
-            }
-            Err(m) => {
-                self.broken = Some(m.clone());
-                return Err(self.fail(m));
-            }
-        }
+        self.engine_name = self.link.command.clone();
+        self.link.start()?;
         self.send("nboard 2")?;
         self.send(&format!("set depth {}", self.limits.depth))?;
         self.sync_ping()
     }
 
-    /// Sends one line; a failure puts the engine out of order.
     fn send(&mut self, line: &str) -> Result<(), PlayerError> {
-        if let Some(why) = &self.broken {
-            return Err(self.fail(format!("not sent {line:?}: out of order since: {why}")));
-        }
-        let sent = match self.process.as_mut() {
-            Some(p) => p.send(line),
-            None => Err("not running".into()),
-        };
-        sent.map_err(|m| self.broke(m))
+        self.link.send(line)
     }
 
     /// Waits for the line `done` accepts, skipping the others, until `deadline`; `asked` names
@@ -200,9 +158,7 @@ impl NboardPlayer {
         mut done: impl FnMut(&str, &mut Self) -> Option<T>,
     ) -> Result<T, PlayerError> {
         loop {
-            let Some(process) = self.process.as_mut() else {
-                return Err(self.broke("not running".into()));
-            };
+            let process = self.link.process(asked)?;
             match process.recv(deadline) {
                 Ok(line) => {
                     let line = line.trim();
@@ -214,11 +170,11 @@ impl NboardPlayer {
                     }
                 }
                 Err(Silence::Timeout) => {
-                    return Err(self.broke(format!("no answer to {asked:?} within {waited:?}")))
+                    return Err(self.broke(&format!("no answer to {asked:?} within {waited:?}")))
                 }
                 Err(Silence::Closed) => {
                     let note = process.exit_note();
-                    return Err(self.broke(format!("exited while answering {asked:?}{note}")));
+                    return Err(self.broke(&format!("exited while answering {asked:?}{note}")));
                 }
             }
         }
@@ -276,30 +232,17 @@ impl NboardPlayer {
             None => budget.hard,
         }
     }
-
-    /// Whether the engine must be started again before it can play.
-    fn needs_restart(&mut self) -> bool {
-        self.broken.is_some() || self.process.as_mut().is_none_or(|p| !p.running())
-    }
 }
 
 impl Player for NboardPlayer {
     fn name(&self) -> String {
-        format!("nboard:{}", self.command)
+        format!("nboard:{}", self.link.command)
     }
 
     fn new_game(&mut self, _start: &Position) -> Result<(), PlayerError> {
-        if self.needs_restart() {
-            let why = self
-                .broken
-                .clone()
-                .unwrap_or_else(|| "the process had exited".into());
-            self.start().map_err(|e| {
-                self.fail(format!(
-                    "restart failed: {} (it was restarted after: {why})",
-                    strip_engine(&e)
-                ))
-            })?;
+        if let Some(why) = self.link.restart_reason() {
+            self.start()
+                .map_err(|e| self.link.restart_failed(&e, &why))?;
         }
         self.engine_game = None;
         Ok(())
@@ -326,21 +269,12 @@ impl Player for NboardPlayer {
             line.starts_with("===").then(|| line.to_string())
         })?;
         let Some(mv) = parse_answer(&answer) else {
-            return Err(self.broke(format!(
+            return Err(self.broke(&format!(
                 "unreadable move in {} (expected e.g. \"=== F5/0.50/1.2\")",
                 excerpt(&answer)
             )));
         };
         Ok(Choice { mv, nodes })
-    }
-}
-
-impl Drop for NboardPlayer {
-    fn drop(&mut self) {
-        // An out-of-order engine may not read its input: it is killed without asking.
-        if let (Some(p), None) = (self.process.as_mut(), &self.broken) {
-            p.quit("quit");
-        }
     }
 }
 

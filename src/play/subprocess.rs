@@ -209,11 +209,118 @@ pub(crate) fn excerpt(text: &str) -> String {
     }
 }
 
-/// The message of a [`PlayerError`] without the engine's command (already named around it).
-pub(crate) fn strip_engine(e: &PlayerError) -> String {
-    match e {
-        PlayerError::External { message, .. } => message.clone(),
-        PlayerError::Book(b) => b.to_string(),
+/// An engine's process with what both clients keep about it: an engine that hangs, exits or
+/// answers nonsense is out of order, its commands fail at once from then on (a late answer
+/// would otherwise be read as the answer to the next command), and it is started again for
+/// the next game. Dropping the link asks a working engine to quit and kills any other.
+pub(crate) struct Link {
+    /// The command line, as given.
+    pub(crate) command: String,
+    /// The line that asks the engine to quit.
+    quit: &'static str,
+    /// `None` when the last start failed.
+    process: Option<Process>,
+    /// Why the engine is out of order, if it is.
+    broken: Option<String>,
+}
+
+impl Link {
+    /// A link to `command`, not started yet.
+    pub(crate) fn new(command: &str, quit: &'static str) -> Link {
+        Link {
+            command: command.to_string(),
+            quit,
+            process: None,
+            broken: Some("not started".into()),
+        }
+    }
+
+    /// An error about the engine.
+    pub(crate) fn fail(&self, message: impl Into<String>) -> PlayerError {
+        PlayerError::External {
+            engine: self.command.clone(),
+            message: message.into(),
+        }
+    }
+
+    /// Marks the engine out of order for `message`, which the error quotes with the engine's
+    /// last output.
+    pub(crate) fn broke(&mut self, message: &str) -> PlayerError {
+        let tail = self
+            .process
+            .as_ref()
+            .map_or_else(String::new, Process::last_output);
+        let message = format!("{message}{tail}");
+        self.broken = Some(message.clone());
+        self.fail(message)
+    }
+
+    /// (Re)starts the process, asking a working one to quit first.
+    pub(crate) fn start(&mut self) -> Result<(), PlayerError> {
+        if let Some(mut old) = self.process.take() {
+            if self.broken.is_none() {
+                old.quit(self.quit);
+            }
+        }
+        match Process::start(&self.command) {
+            Ok(p) => {
+                self.process = Some(p);
+                self.broken = None;
+                Ok(())
+            }
+            Err(m) => {
+                self.broken = Some(m.clone());
+                Err(self.fail(m))
+            }
+        }
+    }
+
+    /// The running process, or the error saying why `what` cannot be done.
+    pub(crate) fn process(&mut self, what: &str) -> Result<&mut Process, PlayerError> {
+        if let Some(why) = &self.broken {
+            return Err(self.fail(format!("not sent {what:?}: out of order since: {why}")));
+        }
+        if self.process.is_none() {
+            return Err(self.fail(format!("not sent {what:?}: not running")));
+        }
+        Ok(self.process.as_mut().expect("checked just above"))
+    }
+
+    /// Writes one line; a failure puts the engine out of order.
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+        let sent = self.process(line)?.send(line);
+        sent.map_err(|m| self.broke(&m))
+    }
+
+    /// Why the engine must be started again before it can play (it is out of order, or its
+    /// process has ended); `None` when it can play.
+    pub(crate) fn restart_reason(&mut self) -> Option<String> {
+        if let Some(why) = &self.broken {
+            return Some(why.clone());
+        }
+        let running = self.process.as_mut().is_some_and(Process::running);
+        (!running).then(|| "the process had exited".into())
+    }
+
+    /// The error of a restart that failed with `e`, saying why it was restarted.
+    pub(crate) fn restart_failed(&self, e: &PlayerError, why: &str) -> PlayerError {
+        // The engine's command is named once, around the whole message.
+        let message = match e {
+            PlayerError::External { message, .. } => message.clone(),
+            PlayerError::Book(b) => b.to_string(),
+        };
+        self.fail(format!(
+            "restart failed: {message} (it was restarted after: {why})"
+        ))
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        // An out-of-order engine may not read its input: it is killed without asking.
+        if let (Some(p), None) = (self.process.as_mut(), &self.broken) {
+            p.quit(self.quit);
+        }
     }
 }
 
