@@ -155,7 +155,7 @@ impl NboardPlayer {
         asked: &str,
         deadline: Instant,
         waited: Duration,
-        mut done: impl FnMut(&str, &mut Self) -> Option<T>,
+        mut done: impl FnMut(&str) -> Option<T>,
     ) -> Result<T, PlayerError> {
         loop {
             let process = self.link.process(asked)?;
@@ -165,7 +165,7 @@ impl NboardPlayer {
                     if let Some(name) = line.strip_prefix("set myname ") {
                         self.engine_name = name.trim().to_string();
                     }
-                    if let Some(v) = done(line, self) {
+                    if let Some(v) = done(line) {
                         return Ok(v);
                     }
                 }
@@ -187,7 +187,7 @@ impl NboardPlayer {
         self.send(&cmd)?;
         let want = format!("pong {}", self.ping);
         let timeout = self.timeout;
-        self.wait_for(&cmd, Instant::now() + timeout, timeout, |l, _| {
+        self.wait_for(&cmd, Instant::now() + timeout, timeout, |l| {
             (l == want).then_some(())
         })
     }
@@ -258,7 +258,7 @@ impl Player for NboardPlayer {
             (c, h) => c.unwrap_or_default().max(h.unwrap_or_default()) + GO_GRACE,
         };
         let mut nodes = 0;
-        let answer = self.wait_for("go", Instant::now() + wait, wait, |line, _| {
+        let answer = self.wait_for("go", Instant::now() + wait, wait, |line| {
             if let Some(stats) = line.strip_prefix("nodestats ") {
                 nodes = stats
                     .split_whitespace()

@@ -16,9 +16,9 @@ const QUIT_GRACE: Duration = Duration::from_millis(200);
 /// Lines of each stream kept for error messages.
 const TAIL_LINES: usize = 4;
 
-/// The last lines an engine wrote on one stream.
+/// The last lines an engine wrote on one stream, and whether the stream has ended.
 #[derive(Default)]
-struct Tail(VecDeque<String>);
+struct Tail(VecDeque<String>, bool);
 
 impl Tail {
     fn push(&mut self, line: &str) {
@@ -71,6 +71,7 @@ fn pump(
                 break;
             }
         }
+        tail.lock().unwrap_or_else(|p| p.into_inner()).1 = true;
     });
 }
 
@@ -158,7 +159,18 @@ impl Process {
     }
 
     /// "; last stderr: ...; last stdout: ..." with what the engine wrote last, or "".
-    pub(crate) fn last_output(&self) -> String {
+    pub(crate) fn last_output(&mut self) -> String {
+        // An engine that has exited may have written its last words just before: they are
+        // read to the end of the stream, for a moment at most (a child process of the engine
+        // may hold the stream open).
+        if !self.running() {
+            let until = Instant::now() + QUIT_GRACE;
+            while !self.stderr_tail.lock().unwrap_or_else(|p| p.into_inner()).1
+                && Instant::now() < until
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let mut s = String::new();
         for (name, tail) in [("stderr", &self.stderr_tail), ("stdout", &self.stdout_tail)] {
             let text = tail.lock().unwrap_or_else(|p| p.into_inner()).text();
@@ -248,7 +260,7 @@ impl Link {
     pub(crate) fn broke(&mut self, message: &str) -> PlayerError {
         let tail = self
             .process
-            .as_ref()
+            .as_mut()
             .map_or_else(String::new, Process::last_output);
         let message = format!("{message}{tail}");
         self.broken = Some(message.clone());
