@@ -3,7 +3,7 @@
 use crate::board::{Color, Move, Position};
 use crate::play::gtp_wire::{parse_vertex, response_head, Command, Verb};
 use crate::play::subprocess::{excerpt, Link, Process, Silence};
-use crate::play::{Budget, Choice, GameState, Player, PlayerError};
+use crate::play::{Budget, Choice, EngineFault, GameState, Player, PlayerError};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take by default to answer a command other than `genmove`: the
@@ -75,7 +75,7 @@ impl GtpPlayer {
         timeout: Duration,
     ) -> Result<Result<String, String>, PlayerError> {
         let answer = exchange(self.link.process(cmd)?, cmd, timeout);
-        answer.map_err(|message| self.link.broke(&message))
+        answer.map_err(|fault| self.link.broke(fault))
     }
 
     fn ask(&mut self, cmd: &str) -> Result<String, PlayerError> {
@@ -130,7 +130,7 @@ fn exchange(
     process: &mut Process,
     cmd: &str,
     timeout: Duration,
-) -> Result<Result<String, String>, String> {
+) -> Result<Result<String, String>, EngineFault> {
     process.send(cmd)?;
     let deadline = Instant::now() + timeout;
     let mut answer: Option<(bool, String)> = None;
@@ -138,11 +138,16 @@ fn exchange(
         let line = match process.recv(deadline) {
             Ok(l) => l,
             Err(Silence::Timeout) => {
-                return Err(format!("no answer to {cmd:?} within {timeout:?}"))
+                return Err(EngineFault::Timeout {
+                    asked: cmd.to_string(),
+                    waited: timeout,
+                })
             }
             Err(Silence::Closed) => {
-                let note = process.exit_note();
-                return Err(format!("exited while answering {cmd:?}{note}"));
+                return Err(EngineFault::Exited {
+                    asked: cmd.to_string(),
+                    status: process.exit_note(),
+                })
             }
         };
         let line = line.as_str();
@@ -152,11 +157,11 @@ fn exchange(
                 // Anything but a response means we are not talking to a GTP engine, or
                 // have lost track of its answers.
                 let Some((ok, rest)) = response_head(line) else {
-                    return Err(format!(
-                        "answered {cmd:?} with {}, which is not GTP (answers start with \
-                         '=' or '?')",
-                        excerpt(line)
-                    ));
+                    return Err(EngineFault::Protocol {
+                        asked: cmd.to_string(),
+                        answer: excerpt(line),
+                        why: "which is not GTP (answers start with '=' or '?')",
+                    });
                 };
                 answer = Some((ok, rest.to_string()));
             }

@@ -9,7 +9,7 @@
 
 use crate::board::{Move, Position, Square};
 use crate::play::subprocess::{excerpt, Link, Silence};
-use crate::play::{Budget, Choice, GameState, Player, PlayerError};
+use crate::play::{Budget, Choice, EngineFault, GameState, Player, PlayerError};
 use crate::transcript::write::write_text;
 use crate::transcript::{Format, GameRecord, Location, SourceRef};
 use std::time::{Duration, Instant};
@@ -130,8 +130,8 @@ impl NboardPlayer {
         &self.engine_name
     }
 
-    fn broke(&mut self, message: &str) -> PlayerError {
-        self.link.broke(message)
+    fn broke(&mut self, fault: EngineFault) -> PlayerError {
+        self.link.broke(fault)
     }
 
     /// (Re)starts the process and runs the handshake.
@@ -170,11 +170,17 @@ impl NboardPlayer {
                     }
                 }
                 Err(Silence::Timeout) => {
-                    return Err(self.broke(&format!("no answer to {asked:?} within {waited:?}")))
+                    return Err(self.broke(EngineFault::Timeout {
+                        asked: asked.to_string(),
+                        waited,
+                    }))
                 }
                 Err(Silence::Closed) => {
-                    let note = process.exit_note();
-                    return Err(self.broke(&format!("exited while answering {asked:?}{note}")));
+                    let status = process.exit_note();
+                    return Err(self.broke(EngineFault::Exited {
+                        asked: asked.to_string(),
+                        status,
+                    }));
                 }
             }
         }
@@ -269,10 +275,11 @@ impl Player for NboardPlayer {
             line.starts_with("===").then(|| line.to_string())
         })?;
         let Some(mv) = parse_answer(&answer) else {
-            return Err(self.broke(&format!(
-                "unreadable move in {} (expected e.g. \"=== F5/0.50/1.2\")",
-                excerpt(&answer)
-            )));
+            return Err(self.broke(EngineFault::Protocol {
+                asked: "go".into(),
+                answer: excerpt(&answer),
+                why: "which has no move (expected e.g. \"=== F5/0.50/1.2\")",
+            }));
         };
         Ok(Choice { mv, nodes })
     }
@@ -309,5 +316,42 @@ mod tests {
         assert!(!plain.contains("TI["), "{plain}");
         assert_eq!(clock_seconds(Duration::from_millis(200)), 1);
         assert_eq!(clock_seconds(Duration::from_millis(2600)), 3);
+    }
+
+    /// The fault of an engine that cannot start, never answers, or exits at once.
+    fn fault_of(command: &str) -> EngineFault {
+        let limits = NboardLimits {
+            depth: 4,
+            time_per_move: None,
+        };
+        match NboardPlayer::spawn(command, limits, Duration::from_millis(300)) {
+            Err(PlayerError::Engine { engine, fault, .. }) => {
+                assert_eq!(engine, command);
+                fault
+            }
+            Err(e) => panic!("{command}: untyped error {e}"),
+            Ok(_) => panic!("{command}: started"),
+        }
+    }
+
+    #[test]
+    fn failures_are_typed() {
+        assert!(matches!(
+            fault_of("/nonexistent/engine x"),
+            EngineFault::Start { .. }
+        ));
+        assert_eq!(
+            fault_of("sleep 100"),
+            EngineFault::Timeout {
+                asked: "ping 1".into(),
+                waited: Duration::from_millis(300)
+            }
+        );
+        match fault_of("true") {
+            EngineFault::Exited { status, .. } | EngineFault::ExitedBefore { status, .. } => {
+                assert!(status.contains("exit status: 0"), "{status}");
+            }
+            f => panic!("{f:?}"),
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! every wait has a time-out, and failures can quote the last lines the engine wrote.
 
 use crate::play::gtp_wire::{read_line_lossy, WireLine};
-use crate::play::PlayerError;
+use crate::play::{EngineFault, PlayerError};
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
@@ -77,22 +77,23 @@ fn pump(
 
 impl Process {
     /// Starts `command` (split on white space; no shell).
-    pub(crate) fn start(command: &str) -> Result<Process, String> {
+    pub(crate) fn start(command: &str) -> Result<Process, EngineFault> {
+        let start = |reason: String| EngineFault::Start { reason };
         let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty command")?;
+        let program = words.next().ok_or_else(|| start("empty command".into()))?;
         let mut child = std::process::Command::new(resolve_program(program))
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start: {e}"))?;
+            .map_err(|e| start(e.to_string()))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err("no stdin, stdout or stderr".into());
+            return Err(start("no stdin, stdout or stderr".into()));
         };
         let (tx, rx) = mpsc::channel();
         let stdout_tail = Arc::new(Mutex::new(Tail::default()));
@@ -113,13 +114,17 @@ impl Process {
     }
 
     /// Writes one line; the error says whether the engine had exited.
-    pub(crate) fn send(&mut self, line: &str) -> Result<(), String> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), EngineFault> {
         if let Err(e) = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()) {
-            let note = self.exit_note();
-            return Err(if note.is_empty() {
-                format!("cannot send {line:?}: {e}")
+            let status = self.exit_note();
+            let line = line.to_string();
+            return Err(if status.is_empty() {
+                EngineFault::Send {
+                    line,
+                    reason: e.to_string(),
+                }
             } else {
-                format!("exited before {line:?}{note}")
+                EngineFault::ExitedBefore { line, status }
             });
         }
         Ok(())
@@ -255,16 +260,19 @@ impl Link {
         }
     }
 
-    /// Marks the engine out of order for `message`, which the error quotes with the engine's
+    /// Marks the engine out of order for `fault`, which the error gives with the engine's
     /// last output.
-    pub(crate) fn broke(&mut self, message: &str) -> PlayerError {
-        let tail = self
+    pub(crate) fn broke(&mut self, fault: EngineFault) -> PlayerError {
+        let last_output = self
             .process
             .as_mut()
             .map_or_else(String::new, Process::last_output);
-        let message = format!("{message}{tail}");
-        self.broken = Some(message.clone());
-        self.fail(message)
+        self.broken = Some(format!("{fault}{last_output}"));
+        PlayerError::Engine {
+            engine: self.command.clone(),
+            fault,
+            last_output,
+        }
     }
 
     /// (Re)starts the process, asking a working one to quit first.
@@ -280,20 +288,29 @@ impl Link {
                 self.broken = None;
                 Ok(())
             }
-            Err(m) => {
-                self.broken = Some(m.clone());
-                Err(self.fail(m))
+            Err(fault) => {
+                self.process = None;
+                Err(self.broke(fault))
             }
         }
     }
 
     /// The running process, or the error saying why `what` cannot be done.
     pub(crate) fn process(&mut self, what: &str) -> Result<&mut Process, PlayerError> {
-        if let Some(why) = &self.broken {
-            return Err(self.fail(format!("not sent {what:?}: out of order since: {why}")));
-        }
-        if self.process.is_none() {
-            return Err(self.fail(format!("not sent {what:?}: not running")));
+        let since = match (&self.broken, &self.process) {
+            (Some(why), _) => Some(why.clone()),
+            (None, None) => Some("not running".to_string()),
+            (None, Some(_)) => None,
+        };
+        if let Some(since) = since {
+            return Err(PlayerError::Engine {
+                engine: self.command.clone(),
+                fault: EngineFault::OutOfOrder {
+                    line: what.to_string(),
+                    since,
+                },
+                last_output: String::new(),
+            });
         }
         Ok(self.process.as_mut().expect("checked just above"))
     }
@@ -301,7 +318,7 @@ impl Link {
     /// Writes one line; a failure puts the engine out of order.
     pub(crate) fn send(&mut self, line: &str) -> Result<(), PlayerError> {
         let sent = self.process(line)?.send(line);
-        sent.map_err(|m| self.broke(&m))
+        sent.map_err(|fault| self.broke(fault))
     }
 
     /// Why the engine must be started again before it can play (it is out of order, or its
@@ -319,6 +336,9 @@ impl Link {
         // The engine's command is named once, around the whole message.
         let message = match e {
             PlayerError::External { message, .. } => message.clone(),
+            PlayerError::Engine {
+                fault, last_output, ..
+            } => format!("{fault}{last_output}"),
             PlayerError::Book(b) => b.to_string(),
         };
         self.fail(format!(
