@@ -412,3 +412,36 @@ fn regression_a_wipe_out_was_shown_as_a_fraction_of_a_disc() {
     let f4 = tsv.lines().find(|l| l.starts_with("f4\t")).expect("f4 row");
     assert!(f4.ends_with("\t64"), "{tsv}");
 }
+
+/// `bench --ffo-range` solves the positions asked for, with their totals, and checks the
+/// range and the file before any search.
+#[test]
+fn bench_solves_a_chosen_ffo_range() {
+    let out = stdout_of(&[
+        "bench",
+        "--ffo",
+        FFO,
+        "--ffo-range",
+        "1-2",
+        "--threads",
+        "2",
+    ]);
+    for want in [
+        "FFO #1 ",
+        "FFO #2 ",
+        "(FFO #1-#2, 2 positions)",
+        "2 threads, FFO #1-#2",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    assert!(!out.contains("FFO #3 "), "{out}");
+    for (range, needle) in [("44-40", "expected N or N-M"), ("0", "expected N or N-M")] {
+        fails_with_2(&["bench", "--ffo", FFO, "--ffo-range", range], needle);
+    }
+    let started = std::time::Instant::now();
+    fails_with_2(
+        &["bench", "--ffo", FFO, "--ffo-range", "59-60"],
+        "has no line 60",
+    );
+    assert!(started.elapsed().as_secs_f64() < 1.0, "searched first");
+}

@@ -1,10 +1,7 @@
 //! `othbook match`: games through the GTP client (othbook itself and gtp-rhino), CSV output.
 
-use assert_cmd::Command;
-
-fn othbook() -> Command {
-    Command::cargo_bin("othbook").unwrap()
-}
+mod common;
+use common::{othbook, run_within};
 
 /// Runs `othbook ARGS`, checks that it succeeded, and returns its standard output.
 fn run_ok(args: &[&str]) -> String {
@@ -267,18 +264,6 @@ fn mock(dir: &std::path::Path, mode: &str) -> String {
     let script = dir.join("mock_engine.py");
     std::fs::write(&script, MOCK_ENGINE).unwrap();
     format!("gtp:python3 {} {mode}", script.display())
-}
-
-/// Runs `othbook ARGS`, killed after `limit`; returns (exit code, stdout, stderr).
-fn run_within(args: &[&str], limit: std::time::Duration) -> (Option<i32>, String, String) {
-    let t0 = std::time::Instant::now();
-    let out = othbook().args(args).timeout(limit).output().unwrap();
-    assert!(t0.elapsed() < limit, "{args:?} still ran after {limit:?}");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// Regression: an engine that echoed its input (`cat`), answered with non-GTP lines or never

@@ -35,12 +35,17 @@ pub fn midgame_position(plies: u32, seed: u64) -> Position {
 #[command(
     after_help = "Runs single-threaded by default so that the node signature is \
 reproducible; a change in it means the search itself changed.\n\n\
-Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2"
+--ffo-range solves other FFO positions (the signature then covers them instead of #40-#44).\n\n\
+Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2\n  \
+othbook bench --ffo-range 40-59 --threads 2"
 )]
 pub struct Args {
-    /// The FFO file; positions #40-#44 (its lines 40-44) are solved exactly.
+    /// The FFO file; the positions of --ffo-range (its lines) are solved exactly.
     #[arg(long, default_value = "../shared/data/ffo/ffo.obf")]
     ffo: PathBuf,
+    /// FFO positions to solve, N or N-M (the file's lines N to M), e.g. 40-59.
+    #[arg(long, default_value = "40-44", value_parser = ffo_range_arg)]
+    ffo_range: (usize, usize),
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -50,6 +55,11 @@ pub struct Args {
     /// Skip the endgame part.
     #[arg(long)]
     midgame_only: bool,
+}
+
+fn ffo_range_arg(text: &str) -> Result<(usize, usize), String> {
+    super::solve::parse_range(text)
+        .ok_or_else(|| format!("{text:?}: expected N or N-M with 1 <= N <= M"))
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -64,7 +74,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let ffo = if args.midgame_only {
         Vec::new()
     } else {
-        read_ffo(&args.ffo)?
+        read_ffo(&args.ffo, args.ffo_range)?
     };
     let mut signature = 0u64;
     let (mut mid_nodes, mut mid_secs) = (0u64, 0f64);
@@ -122,33 +132,48 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         "midgame: {mid_nodes} nodes {mid_secs:.3} s {:.2} M nodes/s",
         mid_nodes as f64 / mid_secs.max(1e-9) / 1e6
     )?;
+    let (first, last) = args.ffo_range;
+    let range = if first == last {
+        format!("FFO #{first}")
+    } else {
+        format!("FFO #{first}-#{last}")
+    };
     if !args.midgame_only {
         writeln!(
             out,
-            "endgame: {end_nodes} nodes {end_secs:.3} s {:.2} M nodes/s",
-            end_nodes as f64 / end_secs.max(1e-9) / 1e6
+            "endgame: {end_nodes} nodes {end_secs:.3} s {:.2} M nodes/s ({range}, {} positions)",
+            end_nodes as f64 / end_secs.max(1e-9) / 1e6,
+            ffo.len()
         )?;
     }
+    let covers = if args.midgame_only {
+        "midgame only".to_string()
+    } else {
+        range
+    };
     if threads == 1 {
         writeln!(
             out,
-            "signature: {signature:016x} (1 thread; differs only if the search changed)"
+            "signature: {signature:016x} (1 thread, {covers}; differs only if the search changed)"
         )?;
     } else {
         writeln!(
             out,
-            "signature: {signature:016x} ({threads} threads: varies from run to run)"
+            "signature: {signature:016x} ({threads} threads, {covers}: varies from run to run)"
         )?;
     }
     Ok(())
 }
 
-/// FFO #40-#44 from the file: each position with the best score the file gives.
-fn read_ffo(path: &std::path::Path) -> Result<Vec<(usize, Position, i32)>> {
+/// FFO positions `first..=last` from the file: each with the best score the file gives.
+fn read_ffo(
+    path: &std::path::Path,
+    (first, last): (usize, usize),
+) -> Result<Vec<(usize, Position, i32)>> {
     let text = othbook::bounded_read::read_text(path, othbook::bounded_read::TEXT_LIMIT)
         .context("cannot read the FFO file (give its path with --ffo)")?;
     let lines: Vec<&str> = text.lines().collect();
-    (40..=44)
+    (first..=last)
         .map(|id| {
             let at = |msg: String| bad(format!("{}:{id}: {msg}", path.display()));
             let line = lines

@@ -55,9 +55,10 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// Seconds a gtp: engine may take to answer a command other than genmove (start-up
-    /// included). An engine that takes longer, exits or does not answer in GTP loses that
-    /// game and is restarted for the next; the match then exits with code 1.
+    /// Seconds a gtp: or nboard: engine may take to answer a command other than genmove or
+    /// go (start-up included). An engine that takes longer, exits or does not answer in its
+    /// protocol loses that game and is restarted for the next; the match then exits with
+    /// code 1.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64(), allow_hyphen_values = true)]
     engine_timeout: f64,
     /// Write one CSV line per game to this file.
@@ -76,6 +77,7 @@ fn after_help() -> String {
     s.push_str(
         "\nExamples:\n  othbook match --black alphabeta:depth=4 --white random --games 10 --swap\n  \
          othbook match --black engine:time=0.5 --white \"gtp:gtp-rhino -l 5\" --openings xot --games 4\n  \
+         othbook match --black engine:time=0.5 --white \"nboard:depth=16:./ntest x\" --openings xot --games 20\n  \
          othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv",
     );
     s

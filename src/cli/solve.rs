@@ -284,7 +284,8 @@ fn read_tasks(input: &str, lines: Option<&str>) -> Result<Vec<Task>> {
     Ok(tasks)
 }
 
-fn parse_range(r: &str) -> Option<(usize, usize)> {
+/// `N` or `N-M` (1-based, N <= M) as (N, M).
+pub(super) fn parse_range(r: &str) -> Option<(usize, usize)> {
     let (a, b) = match r.split_once('-') {
         Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
         None => {

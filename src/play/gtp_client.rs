@@ -1,13 +1,9 @@
 //! A player backed by an external GTP engine run as a subprocess (e.g. `gtp-rhino -l 5`).
 
 use crate::board::{Color, Move, Position};
-use crate::play::gtp_wire::{
-    parse_vertex, read_line_lossy, response_head, Command, Verb, WireLine,
-};
-use crate::play::{Budget, Choice, GameState, Player, PlayerError};
-use std::io::{BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use crate::play::gtp_wire::{parse_vertex, response_head, Command, Verb};
+use crate::play::subprocess::{excerpt, Link, Process, Silence};
+use crate::play::{Budget, Choice, EngineFault, GameState, Player, PlayerError};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take by default to answer a command other than `genmove`: the
@@ -18,132 +14,18 @@ use std::time::{Duration, Instant};
 /// has to tell a hung engine from a slow-loading one.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// How long a stopping engine gets to exit by itself before it is killed.
-const QUIT_GRACE: Duration = Duration::from_millis(200);
-
-/// The engine's process and the lines it has written.
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Process {
-    /// Starts `command` (split on white space; no shell).
-    fn start(command: &str) -> Result<Process, String> {
-        let mut words = command.split_whitespace();
-        let program = words.next().ok_or("empty command")?;
-        let mut child = std::process::Command::new(resolve_program(program))
-            .args(words)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start: {e}"))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err("no stdin or stdout".into());
-        };
-        let (tx, rx) = mpsc::channel();
-        // A reader thread lets every wait have a timeout, so a hung engine cannot hang us.
-        std::thread::spawn(move || {
-            let mut stdout = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            while let Ok(Some(line)) = read_line_lossy(&mut stdout, &mut buf) {
-                // An engine's overlong line answers nothing we asked.
-                let WireLine::Text(line) = line else {
-                    continue;
-                };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Process {
-            child,
-            stdin,
-            lines: rx,
-        })
-    }
-
-    /// How the process ended, waiting up to `grace` for it; `None` while it runs.
-    fn exit_status(&mut self, grace: Duration) -> Option<std::process::ExitStatus> {
-        let until = Instant::now() + grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
-                _ => return None,
-            }
-        }
-    }
-
-    /// " (exit status: 3)" once the process has ended, so failures say how it died.
-    fn exit_note(&mut self) -> String {
-        self.exit_status(QUIT_GRACE)
-            .map_or_else(String::new, |s| format!(" ({s})"))
-    }
-
-    /// Asks the engine to quit; `Drop` kills it if it does not.
-    fn quit(&mut self) {
-        if writeln!(self.stdin, "{}", Command::Quit)
-            .and_then(|()| self.stdin.flush())
-            .is_ok()
-        {
-            let _ = self.exit_status(QUIT_GRACE);
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
 /// An external engine speaking GTP on stdin/stdout. An engine that hangs, exits or answers
 /// something that is not GTP is out of order: its commands fail at once from then on (a late
 /// answer would otherwise be read as the answer to the next command), and the next
 /// [`Player::new_game`] starts it again.
 pub struct GtpPlayer {
-    command: String,
+    link: Link,
     /// Limit for every command but `genmove`, which the clock governs.
     timeout: Duration,
-    /// `None` when the last restart failed.
-    process: Option<Process>,
-    /// Why the engine is out of order, if it is.
-    broken: Option<String>,
     /// Moves the engine has seen, in order (its view of the game).
     sent: Vec<Move>,
     known: Vec<String>,
     engine_name: String,
-}
-
-/// `program` itself, or Debian's games folder copy when it is not on the PATH (where
-/// `gtp-rhino` lives, and which is not on root's PATH).
-fn resolve_program(program: &str) -> std::path::PathBuf {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()));
-    let games = std::path::Path::new("/usr/games").join(program);
-    if !program.contains('/') && !on_path && games.is_file() {
-        games
-    } else {
-        std::path::PathBuf::from(program)
-    }
-}
-
-/// `text` cut to a length that fits in an error message.
-fn excerpt(text: &str) -> String {
-    const MAX: usize = 60;
-    if text.chars().count() <= MAX {
-        format!("{text:?}")
-    } else {
-        format!("{:?}...", text.chars().take(MAX).collect::<String>())
-    }
 }
 
 impl GtpPlayer {
@@ -157,10 +39,8 @@ impl GtpPlayer {
     /// other than `genmove` (the handshake included) within `timeout`.
     pub fn spawn_with_timeout(command: &str, timeout: Duration) -> Result<GtpPlayer, PlayerError> {
         let mut p = GtpPlayer {
-            command: command.to_string(),
+            link: Link::new(command, "quit"),
             timeout,
-            process: None,
-            broken: None,
             sent: Vec::new(),
             known: Vec::new(),
             engine_name: String::new(),
@@ -171,26 +51,12 @@ impl GtpPlayer {
 
     /// (Re)starts the process and runs the handshake.
     fn start(&mut self) -> Result<(), PlayerError> {
-        if let Some(mut old) = self.process.take() {
-            if self.broken.is_none() {
-                old.quit();
-            }
-        }
         self.sent.clear();
-        match Process::start(&self.command) {
-            Ok(p) => {
-                self.process = Some(p);
-                self.broken = None;
-            }
-            Err(m) => {
-                self.broken = Some(m.clone());
-                return Err(self.fail(m));
-            }
-        }
+        self.link.start()?;
         // Engines need not implement `name`: an error answer is fine, silence or nonsense not.
         self.engine_name = match self.request(&Command::Name.to_string(), self.timeout)? {
             Ok(name) if !name.is_empty() => name,
-            _ => self.command.clone(),
+            _ => self.link.command.clone(),
         };
         let list = self.ask(&Command::ListCommands.to_string())?;
         self.known = list.lines().map(|l| l.trim().to_string()).collect();
@@ -198,10 +64,7 @@ impl GtpPlayer {
     }
 
     fn fail(&self, message: impl Into<String>) -> PlayerError {
-        PlayerError::External {
-            engine: self.command.clone(),
-            message: message.into(),
-        }
+        self.link.fail(message)
     }
 
     /// Sends one command and returns the answer's text, or `Err` with the engine's error.
@@ -211,66 +74,8 @@ impl GtpPlayer {
         cmd: &str,
         timeout: Duration,
     ) -> Result<Result<String, String>, PlayerError> {
-        if let Some(why) = &self.broken {
-            return Err(self.fail(format!("not sent {cmd:?}: out of order since: {why}")));
-        }
-        match self.exchange(cmd, timeout) {
-            Ok(answer) => Ok(answer),
-            Err(message) => {
-                self.broken = Some(message.clone());
-                Err(self.fail(message))
-            }
-        }
-    }
-
-    fn exchange(&mut self, cmd: &str, timeout: Duration) -> Result<Result<String, String>, String> {
-        let process = self.process.as_mut().ok_or("not running")?;
-        if let Err(e) = writeln!(process.stdin, "{cmd}").and_then(|()| process.stdin.flush()) {
-            let note = process.exit_note();
-            return Err(if note.is_empty() {
-                format!("cannot send {cmd:?}: {e}")
-            } else {
-                format!("exited before {cmd:?}{note}")
-            });
-        }
-        let deadline = Instant::now() + timeout;
-        let mut answer: Option<(bool, String)> = None;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match process.lines.recv_timeout(left) {
-                Ok(l) => l,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no answer to {cmd:?} within {timeout:?}"))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    let note = process.exit_note();
-                    return Err(format!("exited while answering {cmd:?}{note}"));
-                }
-            };
-            let line = line.trim_end_matches('\r');
-            match &mut answer {
-                None if line.trim().is_empty() => continue,
-                None => {
-                    // Anything but a response means we are not talking to a GTP engine, or
-                    // have lost track of its answers.
-                    let Some((ok, rest)) = response_head(line) else {
-                        return Err(format!(
-                            "answered {cmd:?} with {}, which is not GTP (answers start with \
-                             '=' or '?')",
-                            excerpt(line)
-                        ));
-                    };
-                    answer = Some((ok, rest.to_string()));
-                }
-                Some(_) if line.trim().is_empty() => break,
-                Some((_, text)) => {
-                    text.push('\n');
-                    text.push_str(line);
-                }
-            }
-        }
-        let (ok, text) = answer.unwrap_or((false, String::new()));
-        Ok(if ok { Ok(text) } else { Err(text) })
+        let answer = exchange(self.link.process(cmd)?, cmd, timeout);
+        answer.map_err(|fault| self.link.broke(fault))
     }
 
     fn ask(&mut self, cmd: &str) -> Result<String, PlayerError> {
@@ -317,34 +122,69 @@ impl GtpPlayer {
         self.sent.clear();
         Ok(())
     }
+}
 
-    /// Whether the engine must be started again before it can play.
-    fn needs_restart(&mut self) -> bool {
-        self.broken.is_some()
-            || self
-                .process
-                .as_mut()
-                .is_none_or(|p| !matches!(p.child.try_wait(), Ok(None)))
+/// Sends `cmd` and reads its answer: the text, or `Err` with the engine's error; the outer
+/// error says why the engine is out of order.
+fn exchange(
+    process: &mut Process,
+    cmd: &str,
+    timeout: Duration,
+) -> Result<Result<String, String>, EngineFault> {
+    process.send(cmd)?;
+    let deadline = Instant::now() + timeout;
+    let mut answer: Option<(bool, String)> = None;
+    loop {
+        let line = match process.recv(deadline) {
+            Ok(l) => l,
+            Err(Silence::Timeout) => {
+                return Err(EngineFault::Timeout {
+                    asked: cmd.to_string(),
+                    waited: timeout,
+                })
+            }
+            Err(Silence::Closed) => {
+                return Err(EngineFault::Exited {
+                    asked: cmd.to_string(),
+                    status: process.exit_note(),
+                })
+            }
+        };
+        let line = line.as_str();
+        match &mut answer {
+            None if line.trim().is_empty() => continue,
+            None => {
+                // Anything but a response means we are not talking to a GTP engine, or
+                // have lost track of its answers.
+                let Some((ok, rest)) = response_head(line) else {
+                    return Err(EngineFault::Protocol {
+                        asked: cmd.to_string(),
+                        answer: excerpt(line),
+                        why: "which is not GTP (answers start with '=' or '?')",
+                    });
+                };
+                answer = Some((ok, rest.to_string()));
+            }
+            Some(_) if line.trim().is_empty() => break,
+            Some((_, text)) => {
+                text.push('\n');
+                text.push_str(line);
+            }
+        }
     }
+    let (ok, text) = answer.unwrap_or((false, String::new()));
+    Ok(if ok { Ok(text) } else { Err(text) })
 }
 
 impl Player for GtpPlayer {
     fn name(&self) -> String {
-        format!("gtp:{}", self.command)
+        format!("gtp:{}", self.link.command)
     }
 
     fn new_game(&mut self, start: &Position) -> Result<(), PlayerError> {
-        if self.needs_restart() {
-            let why = self
-                .broken
-                .clone()
-                .unwrap_or_else(|| "the process had exited".into());
-            self.start().map_err(|e| {
-                self.fail(format!(
-                    "restart failed: {} (it was restarted after: {why})",
-                    strip_engine(&e)
-                ))
-            })?;
+        if let Some(why) = self.link.restart_reason() {
+            self.start()
+                .map_err(|e| self.link.restart_failed(&e, &why))?;
         }
         self.reset(start)
     }
@@ -382,23 +222,6 @@ impl Player for GtpPlayer {
 
     fn game_over(&mut self, game: &GameState) {
         let _ = self.sync(game);
-    }
-}
-
-/// The message of a [`PlayerError`] without the engine's command (already named around it).
-fn strip_engine(e: &PlayerError) -> String {
-    match e {
-        PlayerError::External { message, .. } => message.clone(),
-        PlayerError::Book(b) => b.to_string(),
-    }
-}
-
-impl Drop for GtpPlayer {
-    fn drop(&mut self) {
-        // An out-of-order engine may not read its input: it is killed without asking.
-        if let (Some(p), None) = (self.process.as_mut(), &self.broken) {
-            p.quit();
-        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! Players and matches: the classic players (from `games`), external GTP engines, clocks and a match runner.
+//! Players and matches: the classic players (from `games`), external GTP and NBoard engines,
+//! clocks and a match runner.
 
 pub mod arena;
 pub mod book_choice;
@@ -6,9 +7,11 @@ pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;
 pub mod gtp_wire;
+pub mod nboard_client;
 pub mod search;
 pub mod seconds;
 pub mod spec;
+mod subprocess;
 
 use crate::board::{Move, Position};
 use std::time::{Duration, Instant};
@@ -86,9 +89,81 @@ pub enum PlayerError {
         /// What happened.
         message: String,
     },
+    /// An external engine is out of order: it did not start, hung, exited or broke its
+    /// protocol (`last_output` quotes what it wrote last, `; last stderr: ...`, or is empty).
+    #[error("{engine}: {fault}{last_output}")]
+    Engine {
+        /// The engine's command line.
+        engine: String,
+        /// What went wrong.
+        fault: EngineFault,
+        /// The engine's last lines on stderr and stdout, for the message.
+        last_output: String,
+    },
     /// The opening book could not be read (damaged data found by a lazy check).
     #[error(transparent)]
     Book(#[from] crate::book::BookError),
+}
+
+/// Why an external engine is out of order.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineFault {
+    /// The program could not be run.
+    #[error("cannot start: {reason}")]
+    Start {
+        /// The system's reason.
+        reason: String,
+    },
+    /// A line could not be written to a running engine.
+    #[error("cannot send {line:?}: {reason}")]
+    Send {
+        /// The line.
+        line: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// The engine had exited when a line was to be sent.
+    #[error("exited before {line:?}{status}")]
+    ExitedBefore {
+        /// The line.
+        line: String,
+        /// How it exited, ` (exit status: 3)`, or empty when unknown.
+        status: String,
+    },
+    /// The engine closed its output while a command waited for its answer.
+    #[error("exited while answering {asked:?}{status}")]
+    Exited {
+        /// The command.
+        asked: String,
+        /// How it exited, ` (exit status: 3)`, or empty when unknown.
+        status: String,
+    },
+    /// No answer in the time allowed.
+    #[error("no answer to {asked:?} within {waited:?}")]
+    Timeout {
+        /// The command.
+        asked: String,
+        /// How long it waited.
+        waited: Duration,
+    },
+    /// An answer its protocol does not allow.
+    #[error("answered {asked:?} with {answer}, {why}")]
+    Protocol {
+        /// The command.
+        asked: String,
+        /// The answer, quoted and cut short.
+        answer: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// A command was not sent: an earlier fault put the engine out of order.
+    #[error("not sent {line:?}: out of order since: {since}")]
+    OutOfOrder {
+        /// The command.
+        line: String,
+        /// The earlier fault, as reported then.
+        since: String,
+    },
 }
 
 /// Anything that chooses moves: built-in players, the engine, external programs.

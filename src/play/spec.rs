@@ -1,4 +1,5 @@
-//! Player specifications such as `alphabeta:depth=4`, `mcts:time=1` or `gtp:gtp-rhino -l 5`,
+//! Player specifications such as `alphabeta:depth=4`, `mcts:time=1`, `gtp:gtp-rhino -l 5` or
+//! `nboard:depth=12:ntest x`,
 //! parsed and checked once into a [`PlayerSpec`]; the help table ([`players`]), the checks
 //! and the construction all come from the kinds ([`crate::games::spec::Kind`] for the
 //! classic players, [`Kind`] here) and their option enums.
@@ -10,6 +11,7 @@ use crate::games::Rng;
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
+use crate::play::nboard_client::{NboardLimits, NboardPlayer, DEFAULT_DEPTH};
 use crate::play::search::ClassicPlayer;
 use crate::play::seconds::seconds_in;
 use crate::play::{Player, PlayerError};
@@ -29,6 +31,8 @@ pub enum Kind {
     Engine,
     /// An external GTP engine.
     Gtp,
+    /// An external NBoard engine.
+    Nboard,
 }
 
 /// An option of `better` or `engine`.
@@ -54,7 +58,7 @@ pub enum Opt {
 
 impl Kind {
     /// Every kind, in help order.
-    pub const ALL: [Kind; 3] = [Kind::Better, Kind::Engine, Kind::Gtp];
+    pub const ALL: [Kind; 4] = [Kind::Better, Kind::Engine, Kind::Gtp, Kind::Nboard];
 
     /// The name in specifications.
     #[must_use]
@@ -63,6 +67,7 @@ impl Kind {
             Kind::Better => "better",
             Kind::Engine => "engine",
             Kind::Gtp => "gtp",
+            Kind::Nboard => "nboard",
         }
     }
 
@@ -73,16 +78,21 @@ impl Kind {
             Kind::Better => "one ply of the hand-made evaluation, opening book first",
             Kind::Engine => "the full engine: book, PVS, shared table, exact endgame",
             Kind::Gtp => "an external GTP engine, e.g. gtp:gtp-rhino -l 5",
+            Kind::Nboard => {
+                "an external NBoard engine, e.g. nboard:depth=12:ntest x (set depth D, default \
+                 20; time: a GGF clock of S for each move to come)"
+            }
         }
     }
 
-    /// The options it takes (`gtp` takes a command instead).
+    /// The options it takes (`gtp` takes a command instead, `nboard` a command after them).
     #[must_use]
     pub const fn options(self) -> &'static [Opt] {
         match self {
             Kind::Better => &[Opt::Book, Opt::BookRandomness, Opt::Seed],
             Kind::Engine => &Opt::ALL,
             Kind::Gtp => &[],
+            Kind::Nboard => &[Opt::Depth, Opt::Time],
         }
     }
 }
@@ -156,10 +166,10 @@ pub fn players() -> Vec<(String, String)> {
     });
     let other = Kind::ALL.into_iter().map(|k| {
         let usage: Vec<&str> = k.options().iter().map(|o| o.usage()).collect();
-        let name = if k == Kind::Gtp {
-            "gtp:COMMAND".to_string()
-        } else {
-            k.name().to_string()
+        let name = match k {
+            Kind::Gtp => "gtp:COMMAND".to_string(),
+            Kind::Nboard => "nboard:[OPTS:]COMMAND".to_string(),
+            _ => k.name().to_string(),
         };
         let text = if usage.is_empty() {
             k.about().to_string()
@@ -206,6 +216,13 @@ pub enum PlayerSpec {
         /// The command line.
         command: String,
     },
+    /// `nboard:[depth=D,time=S:]COMMAND`.
+    Nboard {
+        /// The command line.
+        command: String,
+        /// `depth` and `time`, the only settings it takes.
+        settings: Settings,
+    },
 }
 
 /// A specification that does not name a known player or has bad options.
@@ -227,8 +244,10 @@ pub enum SpecError {
         /// The players there are.
         known: String,
     },
-    /// `gtp:` without a command.
-    #[error("player {spec:?}: gtp needs a command, e.g. gtp:gtp-rhino -l 5")]
+    /// `gtp:` or `nboard:` without a command.
+    #[error(
+        "player {spec:?}: needs a command, e.g. gtp:gtp-rhino -l 5 or nboard:depth=12:ntest x"
+    )]
     NoCommand {
         /// The specification as written.
         spec: String,
@@ -339,6 +358,13 @@ fn parse_settings(spec: &str, kind: Kind, rest: &str) -> Result<Settings, SpecEr
     Ok(s)
 }
 
+/// Whether the text before a colon in `nboard:...` is options (`depth=12,time=0.5`) rather
+/// than the start of the command: key=value items and no white space.
+fn looks_like_options(text: &str) -> bool {
+    let text = text.trim();
+    !text.is_empty() && text.contains('=') && !text.contains(char::is_whitespace)
+}
+
 impl FromStr for PlayerSpec {
     type Err = SpecError;
     fn from_str(text: &str) -> Result<Self, SpecError> {
@@ -351,6 +377,21 @@ impl FromStr for PlayerSpec {
             "gtp" => Ok(PlayerSpec::Gtp {
                 command: rest.trim().to_string(),
             }),
+            "nboard" => {
+                let (settings, command) = match rest.split_once(':') {
+                    Some((opts, command)) if looks_like_options(opts) => {
+                        (parse_settings(t, Kind::Nboard, opts)?, command)
+                    }
+                    _ => (Settings::default(), rest),
+                };
+                if command.trim().is_empty() {
+                    return Err(SpecError::NoCommand { spec });
+                }
+                Ok(PlayerSpec::Nboard {
+                    command: command.trim().to_string(),
+                    settings,
+                })
+            }
             "better" => Ok(PlayerSpec::Better(parse_settings(t, Kind::Better, rest)?)),
             "engine" => Ok(PlayerSpec::Engine(parse_settings(t, Kind::Engine, rest)?)),
             _ => {
@@ -417,6 +458,10 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Better(s) => write!(f, "better{s}"),
             PlayerSpec::Engine(s) => write!(f, "engine{s}"),
             PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
+            PlayerSpec::Nboard { command, settings } if *settings == Settings::default() => {
+                write!(f, "nboard:{command}")
+            }
+            PlayerSpec::Nboard { command, settings } => write!(f, "nboard{settings}:{command}"),
         }
     }
 }
@@ -433,6 +478,13 @@ impl PlayerSpec {
                 depth: None,
                 ..s.clone()
             }),
+            PlayerSpec::Nboard { command, settings } => PlayerSpec::Nboard {
+                command: command.clone(),
+                settings: Settings {
+                    time: Some(time),
+                    ..settings.clone()
+                },
+            },
             other => other.clone(),
         }
     }
@@ -485,6 +537,14 @@ impl PlayerSpec {
             PlayerSpec::Gtp { command } => {
                 Box::new(GtpPlayer::spawn_with_timeout(command, engine_timeout)?)
             }
+            PlayerSpec::Nboard { command, settings } => Box::new(NboardPlayer::spawn(
+                command,
+                NboardLimits {
+                    depth: settings.depth.unwrap_or(DEFAULT_DEPTH),
+                    time_per_move: settings.time,
+                },
+                engine_timeout,
+            )?),
         })
     }
 }
@@ -534,6 +594,15 @@ mod tests {
                 "better:book-randomness=0,seed=1",
                 "better:book-randomness=0,seed=1",
             ),
+            ("nboard:ntest x", "nboard:ntest x"),
+            (
+                "nboard:time=0.5,depth=12:./ntest x",
+                "nboard:depth=12,time=0.5:./ntest x",
+            ),
+            (
+                "nboard:othbook nboard --time=1",
+                "nboard:othbook nboard --time=1",
+            ),
         ] {
             let s: PlayerSpec = text.parse().unwrap();
             assert_eq!(s.to_string(), canon, "{text}");
@@ -551,7 +620,9 @@ mod tests {
     #[test]
     fn every_listed_player_is_accepted_as_listed() {
         for (name, _) in players() {
-            let spec = name.replace("COMMAND", "gtp-rhino");
+            let spec = name
+                .replace("[OPTS:]", "depth=4:")
+                .replace("COMMAND", "gtp-rhino");
             assert!(spec.parse::<PlayerSpec>().is_ok(), "{spec}");
         }
     }
@@ -578,6 +649,11 @@ mod tests {
             "engine:seed=x",
             "engine:threads=0",
             "alphabeta:time=1e300",
+            "nboard:",
+            "nboard:depth=12:",
+            "nboard:depth=0:ntest",
+            "nboard:depth=12,threads=2:ntest",
+            "nboard:time=0:ntest",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
@@ -594,6 +670,7 @@ mod tests {
             "mcts",
             "engine",
             "gtp",
+            "nboard",
         ] {
             assert!(e.contains(kind), "{e}");
         }

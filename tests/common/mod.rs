@@ -33,6 +33,19 @@ pub fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// Runs `othbook ARGS`, killed after `limit`, which it must not reach: exit code, stdout,
+/// stderr.
+pub fn run_within(args: &[&str], limit: std::time::Duration) -> (Option<i32>, String, String) {
+    let t0 = std::time::Instant::now();
+    let out = othbook().args(args).timeout(limit).output().unwrap();
+    assert!(t0.elapsed() < limit, "{args:?} still ran after {limit:?}");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Copies fixtures into `dir` under their own names.
 pub fn copy_fixtures(dir: &Path, names: &[&str]) {
     for name in names {
