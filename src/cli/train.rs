@@ -2,7 +2,7 @@
 
 use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
-use othbook::engine::train::{train, Progress, TrainOptions};
+use othbook::train::{train, Progress, TrainOptions};
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
 use std::path::PathBuf;

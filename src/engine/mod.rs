@@ -11,16 +11,15 @@
 
 mod any_eval;
 mod endgame;
-mod eval;
-pub mod pattern;
+pub mod eval;
 mod search;
 pub mod stability;
-pub mod train;
 pub mod tt;
 
 pub use any_eval::{AnyEval, EvalKind};
+pub use eval::pattern;
+pub use eval::{EvalFileError, PatternEval};
 pub use eval::{Evaluator, HandEval, Weights};
-pub use pattern::{EvalFileError, PatternEval};
 pub use tt::TranspositionTable;
 
 use crate::board::{Bitboard, Board, Move};

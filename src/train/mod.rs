@@ -9,10 +9,14 @@
 //! the hand evaluation); 2.0 GB at the peak for the 15 million positions of the WTHOR and
 //! Logistello sets, which train in about 2.5 minutes on one core.
 
-use super::pattern::{layout, PatternEval, INSTANCES, N_INSTANCES, PHASE_SLOTS};
-use super::{Evaluator, HandEval, SCALE};
 use crate::board::{Color, Position};
+use crate::engine::eval::geometry::{indices, layout, INSTANCES, N_INSTANCES};
+use crate::engine::eval::pattern::PHASE_SLOTS;
+use crate::engine::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::transcript::GameRecord;
+use holdout::{is_held_out, theoretical_diff};
+
+pub mod holdout;
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,16 +168,6 @@ pub struct TrainReport {
     pub positions: (usize, usize),
 }
 
-/// The WTHOR theoretical score (black's discs under perfect play from 24 empties) kept in a
-/// result's raw text `real/theoretical`, as black-minus-white discs. Other formats never
-/// write a `/` in their results.
-fn theoretical_diff(raw: &str) -> Option<i32> {
-    let (a, b) = raw.split_once('/')?;
-    a.trim().parse::<u8>().ok()?;
-    let t: i32 = b.trim().parse().ok()?;
-    (0..=64).contains(&t).then_some(2 * t - 64)
-}
-
 /// Positions of one finished game with their labels, or `None` for a game not to use.
 fn game_positions(g: &GameRecord, theoretical_from: Option<u32>) -> Option<Vec<Raw>> {
     if !g.complete {
@@ -265,7 +259,7 @@ fn build_samples(raw: Vec<Raw>, keep_boards: bool) -> Samples {
     for r in raw {
         let j = next[usize::from(r.empties)];
         next[usize::from(r.empties)] += 1;
-        super::pattern::indices(r.p, r.o, &mut idx);
+        indices(r.p, r.o, &mut idx);
         for (k, (&i, inst)) in idx.iter().zip(INSTANCES.iter()).enumerate() {
             s.feats[j * N_INSTANCES + k] = lay.canon[inst.pattern as usize][usize::from(i)] as u16;
         }
@@ -417,7 +411,7 @@ pub fn train(
         match game_positions(g, opts.theoretical_from) {
             Some(v) => {
                 used += 1;
-                if opts.holdout > 0 && i % opts.holdout == opts.holdout - 1 {
+                if is_held_out(i, opts.holdout) {
                     val_raw.extend(v);
                 } else {
                     train_raw.extend(v);
@@ -558,16 +552,6 @@ fn fit_hand(s: &Samples, range: std::ops::Range<usize>) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn theoretical_scores_come_only_from_wthor_results() {
-        assert_eq!(theoretical_diff("36/34"), Some(4));
-        assert_eq!(theoretical_diff("0/0"), Some(-64));
-        assert_eq!(theoretical_diff("36/65"), None);
-        assert_eq!(theoretical_diff("-04 10"), None);
-        assert_eq!(theoretical_diff("28-36"), None);
-        assert_eq!(theoretical_diff("+2.000"), None);
-    }
 
     #[test]
     fn hand_fit_recovers_a_line() {
