@@ -35,7 +35,7 @@ pub fn midgame_position(plies: u32, seed: u64) -> Position {
 #[command(
     after_help = "Runs single-threaded by default so that the node signature is \
 reproducible; a change in it means the search itself changed.\n\n\
-Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2"
+Examples:\n  othbook bench\n  othbook bench --quality --eval books/eval.bin\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2"
 )]
 pub struct Args {
     /// The FFO file; positions #40-#44 (its lines 40-44) are solved exactly.
@@ -50,11 +50,16 @@ pub struct Args {
     /// Skip the endgame part.
     #[arg(long)]
     midgame_only: bool,
+    #[command(flatten)]
+    quality: super::bench_quality::QualityArgs,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = super::common::threads_arg(Some(args.threads))?;
     check_hash(args.hash)?;
+    if args.quality.quality {
+        return super::bench_quality::run(&args.quality, args.hash, out);
+    }
     let mut engine = Engine::try_new(EngineOptions {
         threads,
         hash_mb: args.hash,
