@@ -1,6 +1,9 @@
-//! Fitting [`PatternEval`] weights to game results: every position of every finished game,
-//! labelled with the final disc difference for the side to move, one ridge least-squares fit
-//! per game phase by preconditioned conjugate gradients.
+//! Fitting [`PatternEval`] weights, one ridge least-squares fit per game phase by
+//! preconditioned conjugate gradients, to one of two training sets:
+//! - [`train`]: every position of every finished game, labelled with the final disc
+//!   difference for the side to move (the WTHOR theoretical score from 24 empties up);
+//! - [`train_labels`]: positions valued by the engine's own searches ([`label`]), the fit
+//!   starting from a prior evaluation and pulled toward it instead of toward 0.
 //!
 //! Everything is single-threaded and iterates in a fixed order, so the same games and options
 //! always give the same weights, byte for byte.
@@ -17,6 +20,7 @@ use crate::transcript::GameRecord;
 use holdout::{is_held_out, theoretical_diff};
 
 pub mod holdout;
+pub mod label;
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]
@@ -328,10 +332,14 @@ impl Fit<'_> {
         });
     }
 
-    fn solve(&self, iterations: usize, start: &[f64]) -> (Vec<f64>, f64) {
+    /// Minimises |Aw - y|² + λ|w - prior|² (prior 0 when `None`), from `start`.
+    fn solve(&self, iterations: usize, start: &[f64], prior: Option<&[f64]>) -> (Vec<f64>, f64) {
         let n = self.params();
         let mut diag = vec![self.lambda; n];
-        let mut b = vec![0.0; n];
+        let mut b = match prior {
+            Some(w0) => w0.iter().map(|x| self.lambda * x).collect(),
+            None => vec![0.0; n],
+        };
         self.for_each(|j, ids| {
             let y = f64::from(self.s.label[j]);
             for &i in ids {
@@ -391,20 +399,9 @@ fn mean(sum: f64, n: usize) -> f64 {
 pub fn train(
     games: &[GameRecord],
     opts: &TrainOptions,
-    mut progress: impl FnMut(&Progress),
+    progress: impl FnMut(&Progress),
 ) -> Result<TrainReport, TrainError> {
-    if !(1..=60).contains(&opts.phase_width) {
-        return Err(TrainError::Options(format!(
-            "phase width {} is out of range: use 1 to 60",
-            opts.phase_width
-        )));
-    }
-    if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
-        return Err(TrainError::Options(format!(
-            "lambda {} must be a positive number",
-            opts.lambda
-        )));
-    }
+    check(opts)?;
     let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
     let (mut used, mut skipped) = (0, 0);
     for (i, g) in games.iter().enumerate() {
@@ -423,6 +420,106 @@ pub fn train(
     if train_raw.is_empty() {
         return Err(TrainError::NoData);
     }
+    fit_all(train_raw, val_raw, opts, None, (used, skipped), progress)
+}
+
+fn check(opts: &TrainOptions) -> Result<(), TrainError> {
+    if !(1..=60).contains(&opts.phase_width) {
+        return Err(TrainError::Options(format!(
+            "phase width {} is out of range: use 1 to 60",
+            opts.phase_width
+        )));
+    }
+    if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
+        return Err(TrainError::Options(format!(
+            "lambda {} must be a positive number",
+            opts.lambda
+        )));
+    }
+    Ok(())
+}
+
+/// Trains on labelled positions (from [`label::label`]), every `opts.holdout`-th held out,
+/// pulling the weights toward `prior`'s (ridge toward them instead of toward 0) and starting
+/// from them: a small labelled set corrects the prior instead of replacing it. `prior` must
+/// have the phases `opts.phase_width` gives.
+pub fn train_labels(
+    labels: &[label::Labelled],
+    opts: &TrainOptions,
+    prior: &PatternEval,
+    progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    check(opts)?;
+    let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
+    for (i, l) in labels.iter().enumerate() {
+        let r = Raw {
+            p: l.board.player().0,
+            o: l.board.opponent().0,
+            empties: l.board.empty_count() as u8,
+            label: l.value,
+            result: l.value,
+            best: l.value,
+        };
+        if is_held_out(i, opts.holdout) {
+            val_raw.push(r);
+        } else {
+            train_raw.push(r);
+        }
+    }
+    if train_raw.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    fit_all(
+        train_raw,
+        val_raw,
+        opts,
+        Some(prior),
+        (labels.len(), 0),
+        progress,
+    )
+}
+
+/// The phase of each empty count for phases `w` empties wide.
+fn phases_of_width(w: usize) -> [u8; PHASE_SLOTS] {
+    let mut phase_of = [0u8; PHASE_SLOTS];
+    for (e, ph) in phase_of.iter_mut().enumerate() {
+        *ph = (e.max(1) - 1).div_euclid(w) as u8;
+    }
+    phase_of
+}
+
+/// One fit per phase over the samples, then the error report on the held-out ones.
+fn fit_all(
+    train_raw: Vec<Raw>,
+    val_raw: Vec<Raw>,
+    opts: &TrainOptions,
+    prior: Option<&PatternEval>,
+    (used, skipped): (usize, usize),
+    mut progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    let phase_of = phases_of_width(opts.phase_width);
+    let per = PatternEval::weights_per_phase();
+    // Per phase, the prior's weights and biases in discs (the solver's unit).
+    let prior: Option<Vec<Vec<f64>>> = match prior {
+        None => None,
+        Some(e) if *e.phase_of() != phase_of => {
+            return Err(TrainError::Options(format!(
+                "the prior evaluation has {} phases of another width than --phase-width {}",
+                e.phases(),
+                opts.phase_width
+            )))
+        }
+        Some(e) => {
+            let reps = e.representatives();
+            let d = |x: i16| f64::from(x) / f64::from(SCALE);
+            Some(
+                reps.chunks_exact(per)
+                    .zip(e.biases())
+                    .map(|(w, b)| w.iter().chain(b).map(|&x| d(x)).collect())
+                    .collect(),
+            )
+        }
+    };
     let train = build_samples(train_raw, false);
     let val = build_samples(val_raw, true);
     progress(&Progress::Extracted {
@@ -434,11 +531,6 @@ pub fn train(
 
     let w = opts.phase_width;
     let phases = 60usize.div_ceil(w);
-    let mut phase_of = [0u8; PHASE_SLOTS];
-    for (e, ph) in phase_of.iter_mut().enumerate() {
-        *ph = (e.max(1) - 1).div_euclid(w) as u8;
-    }
-    let per = PatternEval::weights_per_phase();
     let off = slot_offsets();
     let mut weights = Vec::with_capacity(phases * per);
     let mut bias = Vec::with_capacity(phases);
@@ -459,7 +551,11 @@ pub fn train(
             per,
             lambda: opts.lambda,
         };
-        let (sol, residual) = fit.solve(opts.iterations, &start);
+        let w0 = prior.as_ref().map(|p| p[ph].as_slice());
+        if let Some(w0) = w0 {
+            start = w0.to_vec();
+        }
+        let (sol, residual) = fit.solve(opts.iterations, &start, w0);
         let mut sq = 0.0;
         fit.predict(&sol, |j, v| sq += (v - f64::from(train.label[j])).powi(2));
         progress(&Progress::Phase {
