@@ -297,11 +297,22 @@ struct Fit<'a> {
     off: [u32; N_INSTANCES],
     per: usize,
     lambda: f64,
+    /// Ridge penalty of the two biases.
+    lambda_bias: f64,
 }
 
 impl Fit<'_> {
     fn params(&self) -> usize {
         self.per + 2
+    }
+
+    /// The ridge penalty of parameter `i`.
+    fn lambda_of(&self, i: usize) -> f64 {
+        if i < self.per {
+            self.lambda
+        } else {
+            self.lambda_bias
+        }
     }
 
     /// Calls `f(row, feature ids)` for every sample; the ids are the sample's 46 pattern
@@ -321,9 +332,9 @@ impl Fit<'_> {
 
     /// `(AᵀA + λ) v`.
     fn normal(&self, v: &[f64], out: &mut [f64]) {
-        out.iter_mut()
-            .zip(v)
-            .for_each(|(o, x)| *o = self.lambda * x);
+        for (i, (o, x)) in out.iter_mut().zip(v).enumerate() {
+            *o = self.lambda_of(i) * x;
+        }
         self.for_each(|_, ids| {
             let t: f64 = ids.iter().map(|&i| v[i as usize]).sum();
             for &i in ids {
@@ -335,9 +346,9 @@ impl Fit<'_> {
     /// Minimises |Aw - y|² + λ|w - prior|² (prior 0 when `None`), from `start`.
     fn solve(&self, iterations: usize, start: &[f64], prior: Option<&[f64]>) -> (Vec<f64>, f64) {
         let n = self.params();
-        let mut diag = vec![self.lambda; n];
+        let mut diag: Vec<f64> = (0..n).map(|i| self.lambda_of(i)).collect();
         let mut b = match prior {
-            Some(w0) => w0.iter().map(|x| self.lambda * x).collect(),
+            Some(w0) => w0.iter().zip(&diag).map(|(x, l)| l * x).collect(),
             None => vec![0.0; n],
         };
         self.for_each(|j, ids| {
@@ -529,6 +540,9 @@ fn fit_all(
         validation: val.len(),
     });
 
+    // Toward a prior, the biases (which every position of a phase trains) move freely: they
+    // carry the correction of the prior's mean error (its parity bias) in full.
+    let lambda_bias = if prior.is_some() { 1.0 } else { opts.lambda };
     let w = opts.phase_width;
     let phases = 60usize.div_ceil(w);
     let off = slot_offsets();
@@ -550,6 +564,7 @@ fn fit_all(
             off,
             per,
             lambda: opts.lambda,
+            lambda_bias,
         };
         let w0 = prior.as_ref().map(|p| p[ph].as_slice());
         if let Some(w0) = w0 {
@@ -585,6 +600,7 @@ fn fit_all(
                 off,
                 per,
                 lambda: opts.lambda,
+                lambda_bias,
             };
             let mut abs = 0.0;
             fit.predict(sol, |j, v| abs += (v - f64::from(train.label[j])).abs());
