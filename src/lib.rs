@@ -1,11 +1,12 @@
 //! othbook: Othello opening books, game-transcript ingest and position analysis.
 //!
 //! Layers, each using only those below it: `protocol` (GTP, NBoard), `review` (scoring the
-//! moves of a game), `play` (players, matches), `games` (classic game-search players over any
-//! game), `learn` (searching book values), `report` (typed answers of the book queries),
-//! `engine` (search), `book` (opening book), `transcript` (game records), `openings` (named
-//! openings), `board` (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and
-//! `utc` serve them all.
+//! moves of a game), `train` (labelling positions and fitting the evaluation's weights),
+//! `play` (players, matches), `games` (classic game-search players over any game), `learn`
+//! (searching book values), `report` (typed answers of the book queries), `engine` (search),
+//! `book` (opening book), `transcript` (game records), `openings` (named openings), `board`
+//! (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and `utc` serve them
+//! all.
 
 pub mod atomic_file;
 pub mod board;
@@ -19,5 +20,6 @@ pub mod play;
 pub mod protocol;
 pub mod report;
 pub mod review;
+pub mod train;
 pub mod transcript;
 pub mod utc;

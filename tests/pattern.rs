@@ -5,8 +5,8 @@
 use othbook::board::movegen::flips;
 use othbook::board::{Board, Move, Position, Symmetry};
 use othbook::engine::pattern::{Features, PHASE_SLOTS};
-use othbook::engine::train::{train, TrainOptions};
 use othbook::engine::{EvalFileError, Evaluator, HandEval, PatternEval, SCALE};
+use othbook::train::{train, TrainOptions};
 use othbook::transcript::{GameRecord, GameResult, Location, SourceRef};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -461,7 +461,7 @@ fn trained_on_wthor_beats_hand_evaluation_on_held_out_games() {
         |_| {},
     )
     .expect("trains");
-    let w = |f: fn(&othbook::engine::train::PhaseReport) -> f64| {
+    let w = |f: fn(&othbook::train::PhaseReport) -> f64| {
         r.phases
             .iter()
             .map(|p| f(p) * p.validation as f64)

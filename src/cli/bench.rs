@@ -37,7 +37,7 @@ pub fn midgame_position(plies: u32, seed: u64) -> Position {
 reproducible; a change in it means the search itself changed.\n\n\
 --ffo-range solves other FFO positions (the signature then covers them instead of #40-#44).\n\n\
 Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2\n  \
-othbook bench --ffo-range 40-59 --threads 2"
+othbook bench --ffo-range 40-59 --threads 2\n  othbook bench --quality --eval books/eval.bin"
 )]
 pub struct Args {
     /// The FFO file; the positions of --ffo-range (its lines) are solved exactly.
@@ -55,6 +55,8 @@ pub struct Args {
     /// Skip the endgame part.
     #[arg(long)]
     midgame_only: bool,
+    #[command(flatten)]
+    quality: super::bench_quality::QualityArgs,
 }
 
 fn ffo_range_arg(text: &str) -> Result<(usize, usize), String> {
@@ -65,6 +67,9 @@ fn ffo_range_arg(text: &str) -> Result<(usize, usize), String> {
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = super::common::threads_arg(Some(args.threads))?;
     check_hash(args.hash)?;
+    if args.quality.quality {
+        return super::bench_quality::run(&args.quality, args.hash, out);
+    }
     let mut engine = Engine::try_new(EngineOptions {
         threads,
         hash_mb: args.hash,

@@ -3,10 +3,8 @@
 
 use super::common::bad;
 use anyhow::{Context, Result};
-use othbook::engine::probcut::calibrate::{
-    fit_all, measure_endgame, measure_midgame, sample_positions,
-};
 use othbook::engine::{Engine, EngineOptions};
+use othbook::train::probcut::{fit_all, measure_endgame, measure_midgame, sample_positions};
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
 use std::path::PathBuf;

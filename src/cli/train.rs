@@ -2,7 +2,9 @@
 
 use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
-use othbook::engine::train::{train, Progress, TrainOptions};
+use othbook::engine::{Engine, EngineOptions, PatternEval};
+use othbook::train::label::{self, LabelOptions};
+use othbook::train::{train, train_labels, Progress, TrainOptions};
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,15 +19,30 @@ up); one ridge least-squares fit per phase. Every --holdout-th game is held out 
 gives mean absolute errors in discs per phase, for the pattern evaluation and for the \
 hand-made one scaled by least squares on the training positions. The output is the same for \
 the same inputs and options.\n\nExample:\n  othbook train ../shared/data/wthor/*.wtb \
-../shared/data/logbook/logbook.gam.gz --out books/eval.bin --threads 1"
+../shared/data/logbook/logbook.gam.gz --out books/eval.bin --threads 1\n\n\
+With --labels FILE (written by `othbook train label`) the positions of the file and their \
+search values are the training set instead (every --holdout-th line held out), and the fit \
+starts from the --prior weights (default: the embedded ones) and is pulled toward them \
+(--lambda) instead of toward 0:\n  othbook train label ../shared/data/wthor/*.wtb --out \
+labels.txt\n  othbook train --labels labels.txt --out eval.bin",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
 )]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "labels")]
     inputs: Vec<PathBuf>,
     /// The weight file to write.
-    #[arg(short, long)]
-    out: PathBuf,
+    #[arg(short, long, required = true)]
+    out: Option<PathBuf>,
+    /// Train on this labels file (from `othbook train label`) instead of game results.
+    #[arg(long, conflicts_with = "inputs")]
+    labels: Option<PathBuf>,
+    /// With --labels: the weights to start from and pull toward (default: the embedded ones).
+    #[arg(long, requires = "labels")]
+    prior: Option<PathBuf>,
     /// Empty-square counts per phase (1-60).
     #[arg(long, default_value_t = TrainOptions::default().phase_width)]
     phase_width: usize,
@@ -55,8 +72,132 @@ pub struct Args {
     threads: Option<usize>,
 }
 
-pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Label positions of game files with the engine's own searches (exact solves near the
+    /// end, the mean of a depth-d and a depth-(d+1) search above) for `train --labels`.
+    Label(LabelArgs),
+}
+
+/// Arguments of `othbook train label`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Games held out of training (every --holdout-th, counted as \
+`othbook train` counts them: give the same files in the same order) are never labelled. One \
+search thread; the same games and options give the same file.\n\nExample:\n  othbook train \
+label ../shared/data/wthor/*.wtb --every 8 --out labels.txt"
+)]
+struct LabelArgs {
+    /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The labels file to write.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// Label every N-th game not held out.
+    #[arg(long, default_value_t = LabelOptions::default().every)]
+    every: usize,
+    /// Held-out games: every N-th (0: none), never labelled.
+    #[arg(long, default_value_t = LabelOptions::default().holdout)]
+    holdout: usize,
+    /// Positions per game.
+    #[arg(long, default_value_t = LabelOptions::default().per_game)]
+    per_game: usize,
+    /// Empty counts to take positions at, LO-HI.
+    #[arg(long, default_value = "12-54")]
+    empties: String,
+    /// Solve positions with at most this many empties exactly.
+    #[arg(long, default_value_t = LabelOptions::default().exact)]
+    exact: u32,
+    /// Value other positions by the mean of depth D and D+1 searches.
+    #[arg(long, default_value_t = LabelOptions::default().depth)]
+    depth: u32,
+    /// Stop after this many positions.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Weight file to search with (default: the embedded weights).
+    #[arg(long)]
+    eval: Option<PathBuf>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Read every input as this format (default: by extension and content).
+    #[arg(long = "input-format")]
+    input_format: Option<String>,
+}
+
+fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     super::common::distinct_files(&args.inputs, &[&args.out])?;
+    super::common::check_hash(args.hash)?;
+    let (lo, hi) = args
+        .empties
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+        .ok_or_else(|| bad("--empties: use LO-HI, such as 12-54"))?;
+    let opts = LabelOptions {
+        every: args.every,
+        holdout: args.holdout,
+        per_game: args.per_game,
+        empties: (lo, hi),
+        exact: args.exact,
+        depth: args.depth,
+        limit: args.limit.unwrap_or(usize::MAX),
+    };
+    opts.check().map_err(|e| bad(e.to_string()))?;
+    let eval = match &args.eval {
+        Some(p) => PatternEval::load(p)?,
+        None => PatternEval::default(),
+    };
+    let mut engine = Engine::try_with_evaluator(
+        EngineOptions {
+            threads: 1,
+            hash_mb: args.hash,
+        },
+        eval,
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    let format = super::common::input_format(args.input_format.as_deref())?;
+    let start = Instant::now();
+    let games = ingest(
+        &args.inputs,
+        &IngestOptions {
+            format,
+            dedupe: true,
+            ..IngestOptions::default()
+        },
+    )?
+    .games;
+    eprintln!(
+        "read {} games in {:.1} s",
+        games.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let labels = label::label(&games, &mut engine, &opts, |n| {
+        if n % 500 == 0 {
+            eprintln!(
+                "{n} positions labelled ({:.1} s)",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    label::save(&args.out, &labels)?;
+    writeln!(
+        out,
+        "wrote {} labelled positions to {} in {:.1} s",
+        labels.len(),
+        args.out.display(),
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let args = match args.command {
+        Some(Command::Label(l)) => return run_label(l, out),
+        None => args,
+    };
+    let out_path = args.out.clone().ok_or_else(|| bad("--out is required"))?;
+    super::common::distinct_files(&args.inputs, &[&out_path])?;
     let format = super::common::input_format(args.input_format.as_deref())?;
     let opts = TrainOptions {
         phase_width: args.phase_width,
@@ -75,28 +216,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if opts.holdout == 1 {
         return Err(bad("--holdout 1 would hold out every game"));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads_arg(args.threads)?)
-        .build()
-        .context("starting worker threads")?;
     let start = Instant::now();
-    let ingested = pool.install(|| {
-        ingest(
-            &args.inputs,
-            &IngestOptions {
-                format,
-                dedupe: !args.keep_duplicates,
-                ..IngestOptions::default()
-            },
-        )
-    })?;
-    writeln!(out, "{}", ingested.summary)?;
-    eprintln!(
-        "read {} games in {:.1} s",
-        ingested.games.len(),
-        start.elapsed().as_secs_f64()
-    );
-    let report = train(&ingested.games, &opts, |p| match p {
+    let on_progress = |p: &Progress| match p {
         Progress::Extracted {
             games,
             skipped,
@@ -120,10 +241,39 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             opts.iterations,
             start.elapsed().as_secs_f64()
         ),
-    })
-    .map_err(|e| bad(e.to_string()))?;
-    drop(ingested);
-    report.eval.save(&args.out)?;
+    };
+    let report = if let Some(path) = &args.labels {
+        super::common::distinct_files(std::slice::from_ref(path), &[&out_path])?;
+        let labels = label::load(path)?;
+        let prior = match &args.prior {
+            Some(p) => PatternEval::load(p)?,
+            None => PatternEval::default(),
+        };
+        train_labels(&labels, &opts, &prior, on_progress).map_err(|e| bad(e.to_string()))?
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads_arg(args.threads)?)
+            .build()
+            .context("starting worker threads")?;
+        let ingested = pool.install(|| {
+            ingest(
+                &args.inputs,
+                &IngestOptions {
+                    format,
+                    dedupe: !args.keep_duplicates,
+                    ..IngestOptions::default()
+                },
+            )
+        })?;
+        writeln!(out, "{}", ingested.summary)?;
+        eprintln!(
+            "read {} games in {:.1} s",
+            ingested.games.len(),
+            start.elapsed().as_secs_f64()
+        );
+        train(&ingested.games, &opts, on_progress).map_err(|e| bad(e.to_string()))?
+    };
+    report.eval.save(&out_path)?;
     writeln!(
         out,
         "{} training / {} held-out positions; mean absolute error in discs (hand = hand-made \
@@ -181,7 +331,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "wrote {} ({} phases) in {:.1} s",
-        args.out.display(),
+        out_path.display(),
         report.eval.phases(),
         start.elapsed().as_secs_f64()
     )?;

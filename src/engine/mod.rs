@@ -11,20 +11,18 @@
 
 mod analysis;
 mod any_eval;
-mod eval;
-pub mod pattern;
+pub mod eval;
 pub mod probcut;
 mod request;
 mod run;
 mod search;
 pub mod stability;
-pub mod train;
 pub mod tt;
 
 pub use analysis::{score_number, score_text, Analysis, Iteration, Line, ScoreKind};
 pub use any_eval::{AnyEval, EvalCore, EvalKind, SearchEval};
-pub use eval::{Evaluator, HandEval, Weights};
-pub use pattern::{EvalFileError, PatternEval};
+pub use eval::pattern;
+pub use eval::{EvalFileError, Evaluator, HandEval, PatternEval, Weights};
 pub use probcut::Selectivity;
 pub use request::{Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
 pub use tt::TranspositionTable;

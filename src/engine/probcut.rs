@@ -8,7 +8,6 @@
 //! embedded as [`table`]. A cut at level `t` (in standard deviations) is wrong with a
 //! probability of about the normal tail beyond `t`; [`Selectivity::EXACT`] turns it off.
 
-pub mod calibrate;
 mod table;
 
 use std::fmt;

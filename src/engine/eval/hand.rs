@@ -1,36 +1,10 @@
-//! Position evaluation: the [`Evaluator`] trait the search calls at its leaves, and
-//! [`HandEval`], a hand-weighted evaluation in the style of the classic programs.
-//!
-//! Scores are from the side to move's point of view in [`SCALE`] units per disc, so that a
-//! trained pattern evaluation can later replace the hand-made one without touching the search.
+//! [`HandEval`]: a hand-weighted evaluation in the style of the classic programs (mobility,
+//! corners, X- and C-squares, edge stability, parity), weights interpolated by phase.
 
-use super::stability::corner_anchored;
-use super::SCALE;
+use super::Evaluator;
 use crate::board::movegen::moves;
-
-/// Anything that scores a position for the side to move.
-pub trait Evaluator: Send + Sync {
-    /// Score of the position (`p` to move against `o`) in [`SCALE`] units per disc. A finished
-    /// game (neither side can move) must get its exact final score times [`SCALE`]; any other
-    /// position must stay strictly inside ±64 discs.
-    fn eval(&self, p: u64, o: u64) -> i32;
-
-    /// What the evaluation keeps up to date along a search path (pattern indices, say), so
-    /// that a leaf costs less than [`Evaluator::eval`]; `()` for evaluations that have none.
-    type State: Copy + Send;
-
-    /// The state of a position, from scratch.
-    fn state(&self, p: u64, o: u64) -> Self::State;
-
-    /// The state after the side to move plays `sq` turning `flips` (from the mover's `s`).
-    fn play(&self, s: &Self::State, sq: u8, flips: u64) -> Self::State;
-
-    /// The state after a pass.
-    fn pass(&self, s: &Self::State) -> Self::State;
-
-    /// [`Evaluator::eval`] of the position `s` belongs to; must return exactly the same.
-    fn eval_state(&self, s: &Self::State, p: u64, o: u64) -> i32;
-}
+use crate::engine::stability::corner_anchored;
+use crate::engine::SCALE;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// X-squares (diagonally next to a corner) of the empty corners in `ec`.

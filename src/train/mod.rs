@@ -1,6 +1,9 @@
-//! Fitting [`PatternEval`] weights to game results: every position of every finished game,
-//! labelled with the final disc difference for the side to move, one ridge least-squares fit
-//! per game phase by preconditioned conjugate gradients.
+//! Fitting [`PatternEval`] weights, one ridge least-squares fit per game phase by
+//! preconditioned conjugate gradients, to one of two training sets:
+//! - [`train`]: every position of every finished game, labelled with the final disc
+//!   difference for the side to move (the WTHOR theoretical score from 24 empties up);
+//! - [`train_labels`]: positions valued by the engine's own searches ([`label`]), the fit
+//!   starting from a prior evaluation and pulled toward it instead of toward 0.
 //!
 //! Everything is single-threaded and iterates in a fixed order, so the same games and options
 //! always give the same weights, byte for byte.
@@ -9,10 +12,16 @@
 //! the hand evaluation); 2.0 GB at the peak for the 15 million positions of the WTHOR and
 //! Logistello sets, which train in about 2.5 minutes on one core.
 
-use super::pattern::{layout, PatternEval, INSTANCES, N_INSTANCES, PHASE_SLOTS};
-use super::{Evaluator, HandEval, SCALE};
 use crate::board::{Color, Position};
+use crate::engine::eval::geometry::{indices, layout, INSTANCES, N_INSTANCES};
+use crate::engine::eval::pattern::PHASE_SLOTS;
+use crate::engine::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::transcript::GameRecord;
+use holdout::{is_held_out, theoretical_diff};
+
+pub mod holdout;
+pub mod label;
+pub mod probcut;
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,16 +173,6 @@ pub struct TrainReport {
     pub positions: (usize, usize),
 }
 
-/// The WTHOR theoretical score (black's discs under perfect play from 24 empties) kept in a
-/// result's raw text `real/theoretical`, as black-minus-white discs. Other formats never
-/// write a `/` in their results.
-fn theoretical_diff(raw: &str) -> Option<i32> {
-    let (a, b) = raw.split_once('/')?;
-    a.trim().parse::<u8>().ok()?;
-    let t: i32 = b.trim().parse().ok()?;
-    (0..=64).contains(&t).then_some(2 * t - 64)
-}
-
 /// Positions of one finished game with their labels, or `None` for a game not to use.
 fn game_positions(g: &GameRecord, theoretical_from: Option<u32>) -> Option<Vec<Raw>> {
     if !g.complete {
@@ -265,7 +264,7 @@ fn build_samples(raw: Vec<Raw>, keep_boards: bool) -> Samples {
     for r in raw {
         let j = next[usize::from(r.empties)];
         next[usize::from(r.empties)] += 1;
-        super::pattern::indices(r.p, r.o, &mut idx);
+        indices(r.p, r.o, &mut idx);
         for (k, (&i, inst)) in idx.iter().zip(INSTANCES.iter()).enumerate() {
             s.feats[j * N_INSTANCES + k] = lay.canon[inst.pattern as usize][usize::from(i)] as u16;
         }
@@ -299,11 +298,22 @@ struct Fit<'a> {
     off: [u32; N_INSTANCES],
     per: usize,
     lambda: f64,
+    /// Ridge penalty of the two biases.
+    lambda_bias: f64,
 }
 
 impl Fit<'_> {
     fn params(&self) -> usize {
         self.per + 2
+    }
+
+    /// The ridge penalty of parameter `i`.
+    fn lambda_of(&self, i: usize) -> f64 {
+        if i < self.per {
+            self.lambda
+        } else {
+            self.lambda_bias
+        }
     }
 
     /// Calls `f(row, feature ids)` for every sample; the ids are the sample's 46 pattern
@@ -323,9 +333,9 @@ impl Fit<'_> {
 
     /// `(AᵀA + λ) v`.
     fn normal(&self, v: &[f64], out: &mut [f64]) {
-        out.iter_mut()
-            .zip(v)
-            .for_each(|(o, x)| *o = self.lambda * x);
+        for (i, (o, x)) in out.iter_mut().zip(v).enumerate() {
+            *o = self.lambda_of(i) * x;
+        }
         self.for_each(|_, ids| {
             let t: f64 = ids.iter().map(|&i| v[i as usize]).sum();
             for &i in ids {
@@ -334,10 +344,14 @@ impl Fit<'_> {
         });
     }
 
-    fn solve(&self, iterations: usize, start: &[f64]) -> (Vec<f64>, f64) {
+    /// Minimises |Aw - y|² + λ|w - prior|² (prior 0 when `None`), from `start`.
+    fn solve(&self, iterations: usize, start: &[f64], prior: Option<&[f64]>) -> (Vec<f64>, f64) {
         let n = self.params();
-        let mut diag = vec![self.lambda; n];
-        let mut b = vec![0.0; n];
+        let mut diag: Vec<f64> = (0..n).map(|i| self.lambda_of(i)).collect();
+        let mut b = match prior {
+            Some(w0) => w0.iter().zip(&diag).map(|(x, l)| l * x).collect(),
+            None => vec![0.0; n],
+        };
         self.for_each(|j, ids| {
             let y = f64::from(self.s.label[j]);
             for &i in ids {
@@ -397,8 +411,31 @@ fn mean(sum: f64, n: usize) -> f64 {
 pub fn train(
     games: &[GameRecord],
     opts: &TrainOptions,
-    mut progress: impl FnMut(&Progress),
+    progress: impl FnMut(&Progress),
 ) -> Result<TrainReport, TrainError> {
+    check(opts)?;
+    let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
+    let (mut used, mut skipped) = (0, 0);
+    for (i, g) in games.iter().enumerate() {
+        match game_positions(g, opts.theoretical_from) {
+            Some(v) => {
+                used += 1;
+                if is_held_out(i, opts.holdout) {
+                    val_raw.extend(v);
+                } else {
+                    train_raw.extend(v);
+                }
+            }
+            None => skipped += 1,
+        }
+    }
+    if train_raw.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    fit_all(train_raw, val_raw, opts, None, (used, skipped), progress)
+}
+
+fn check(opts: &TrainOptions) -> Result<(), TrainError> {
     if !(1..=60).contains(&opts.phase_width) {
         return Err(TrainError::Options(format!(
             "phase width {} is out of range: use 1 to 60",
@@ -411,24 +448,90 @@ pub fn train(
             opts.lambda
         )));
     }
+    Ok(())
+}
+
+/// Trains on labelled positions (from [`label::label`]), every `opts.holdout`-th held out,
+/// pulling the weights toward `prior`'s (ridge toward them instead of toward 0) and starting
+/// from them: a small labelled set corrects the prior instead of replacing it. `prior` must
+/// have the phases `opts.phase_width` gives.
+pub fn train_labels(
+    labels: &[label::Labelled],
+    opts: &TrainOptions,
+    prior: &PatternEval,
+    progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    check(opts)?;
     let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
-    let (mut used, mut skipped) = (0, 0);
-    for (i, g) in games.iter().enumerate() {
-        match game_positions(g, opts.theoretical_from) {
-            Some(v) => {
-                used += 1;
-                if opts.holdout > 0 && i % opts.holdout == opts.holdout - 1 {
-                    val_raw.extend(v);
-                } else {
-                    train_raw.extend(v);
-                }
-            }
-            None => skipped += 1,
+    for (i, l) in labels.iter().enumerate() {
+        let r = Raw {
+            p: l.board.player().0,
+            o: l.board.opponent().0,
+            empties: l.board.empty_count() as u8,
+            label: l.value,
+            result: l.value,
+            best: l.value,
+        };
+        if is_held_out(i, opts.holdout) {
+            val_raw.push(r);
+        } else {
+            train_raw.push(r);
         }
     }
     if train_raw.is_empty() {
         return Err(TrainError::NoData);
     }
+    fit_all(
+        train_raw,
+        val_raw,
+        opts,
+        Some(prior),
+        (labels.len(), 0),
+        progress,
+    )
+}
+
+/// The phase of each empty count for phases `w` empties wide.
+fn phases_of_width(w: usize) -> [u8; PHASE_SLOTS] {
+    let mut phase_of = [0u8; PHASE_SLOTS];
+    for (e, ph) in phase_of.iter_mut().enumerate() {
+        *ph = (e.max(1) - 1).div_euclid(w) as u8;
+    }
+    phase_of
+}
+
+/// One fit per phase over the samples, then the error report on the held-out ones.
+fn fit_all(
+    train_raw: Vec<Raw>,
+    val_raw: Vec<Raw>,
+    opts: &TrainOptions,
+    prior: Option<&PatternEval>,
+    (used, skipped): (usize, usize),
+    mut progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    let phase_of = phases_of_width(opts.phase_width);
+    let per = PatternEval::weights_per_phase();
+    // Per phase, the prior's weights and biases in discs (the solver's unit).
+    let prior: Option<Vec<Vec<f64>>> = match prior {
+        None => None,
+        Some(e) if *e.phase_of() != phase_of => {
+            return Err(TrainError::Options(format!(
+                "the prior evaluation has {} phases of another width than --phase-width {}",
+                e.phases(),
+                opts.phase_width
+            )))
+        }
+        Some(e) => {
+            let reps = e.representatives();
+            let d = |x: i16| f64::from(x) / f64::from(SCALE);
+            Some(
+                reps.chunks_exact(per)
+                    .zip(e.biases())
+                    .map(|(w, b)| w.iter().chain(b).map(|&x| d(x)).collect())
+                    .collect(),
+            )
+        }
+    };
     let train = build_samples(train_raw, false);
     let val = build_samples(val_raw, true);
     progress(&Progress::Extracted {
@@ -438,13 +541,11 @@ pub fn train(
         validation: val.len(),
     });
 
+    // Toward a prior, the biases (which every position of a phase trains) move freely: they
+    // carry the correction of the prior's mean error (its parity bias) in full.
+    let lambda_bias = if prior.is_some() { 1.0 } else { opts.lambda };
     let w = opts.phase_width;
     let phases = 60usize.div_ceil(w);
-    let mut phase_of = [0u8; PHASE_SLOTS];
-    for (e, ph) in phase_of.iter_mut().enumerate() {
-        *ph = (e.max(1) - 1).div_euclid(w) as u8;
-    }
-    let per = PatternEval::weights_per_phase();
     let off = slot_offsets();
     let mut weights = Vec::with_capacity(phases * per);
     let mut bias = Vec::with_capacity(phases);
@@ -464,8 +565,13 @@ pub fn train(
             off,
             per,
             lambda: opts.lambda,
+            lambda_bias,
         };
-        let (sol, residual) = fit.solve(opts.iterations, &start);
+        let w0 = prior.as_ref().map(|p| p[ph].as_slice());
+        if let Some(w0) = w0 {
+            start = w0.to_vec();
+        }
+        let (sol, residual) = fit.solve(opts.iterations, &start, w0);
         let mut sq = 0.0;
         fit.predict(&sol, |j, v| sq += (v - f64::from(train.label[j])).powi(2));
         progress(&Progress::Phase {
@@ -495,6 +601,7 @@ pub fn train(
                 off,
                 per,
                 lambda: opts.lambda,
+                lambda_bias,
             };
             let mut abs = 0.0;
             fit.predict(sol, |j, v| abs += (v - f64::from(train.label[j])).abs());
@@ -558,16 +665,6 @@ fn fit_hand(s: &Samples, range: std::ops::Range<usize>) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn theoretical_scores_come_only_from_wthor_results() {
-        assert_eq!(theoretical_diff("36/34"), Some(4));
-        assert_eq!(theoretical_diff("0/0"), Some(-64));
-        assert_eq!(theoretical_diff("36/65"), None);
-        assert_eq!(theoretical_diff("-04 10"), None);
-        assert_eq!(theoretical_diff("28-36"), None);
-        assert_eq!(theoretical_diff("+2.000"), None);
-    }
 
     #[test]
     fn hand_fit_recovers_a_line() {

@@ -4,11 +4,11 @@
 //! on the games, the sample size and the engine. `othbook calibrate probcut` writes the
 //! result as `src/engine/probcut/table.rs`.
 
-use super::{
+use crate::board::Board;
+use crate::engine::probcut::{
     end_shallow, mid_shallow, Fit, Selectivity, END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS,
     MID_MAX_DEPTH, MID_MIN_DEPTH,
 };
-use crate::board::Board;
 use crate::engine::{Engine, EngineError, Limits, Mode, ScoreKind, SearchEval};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
@@ -269,5 +269,71 @@ impl Tables {
         }
         s.push_str("];\n");
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{EngineOptions, HandEval, SCALE};
+
+    #[test]
+    fn a_fit_recovers_a_line_and_its_noise() {
+        let pts: Vec<(i32, i32)> = (-20..=20).map(|x| (x * 10, 2 * x * 10 + 30)).collect();
+        let f = fit(3, &pts);
+        assert!((f.a - 2.0).abs() < 1e-9 && (f.b - 30.0).abs() < 1e-9 && f.sigma < 1e-6);
+        // Residuals of ±5 alternating: sigma about 5.
+        let noisy: Vec<(i32, i32)> = (0..40)
+            .map(|x| (x, x + if x % 2 == 0 { 5 } else { -5 }))
+            .collect();
+        let f = fit(3, &noisy);
+        assert!((f.sigma - 5.0).abs() < 0.3, "{f:?}");
+        // Too few points: identity with the spread of y - x.
+        let f = fit(2, &[(0, 10)]);
+        assert_eq!((f.a, f.b), (1.0, 0.0));
+    }
+
+    /// The same games and counts give the same table, byte for byte.
+    #[test]
+    fn calibration_is_deterministic_on_a_small_fixture() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts");
+        let paths = [
+            dir.join("WTH_2001.wtb"),
+            dir.join("games.pgn"),
+            dir.join("lines.txt"),
+        ];
+        let games = crate::transcript::ingest(&paths, &Default::default())
+            .expect("fixture games")
+            .games;
+        assert!(games.len() >= 4, "{} games", games.len());
+        let run = || {
+            let (mid, end) = sample_positions(&games, 1, 1);
+            assert!(!mid.is_empty() && !end.is_empty());
+            let mut engine = Engine::with_evaluator(
+                EngineOptions {
+                    hash_mb: 4,
+                    ..EngineOptions::default()
+                },
+                HandEval::default(),
+            );
+            let mid: Vec<_> = mid
+                .iter()
+                .take(2)
+                .map(|(band, b)| measure_midgame(&mut engine, *band, b).expect("search"))
+                .collect();
+            let end: Vec<_> = end
+                .iter()
+                .filter(|b| b.empty_count() <= 14)
+                .map(|b| measure_endgame(&mut engine, b).expect("solve"))
+                .collect();
+            assert!(!end.is_empty());
+            for s in &end {
+                assert_eq!(s.exact % SCALE, 0, "exact scores are whole discs");
+            }
+            fit_all(&mid, &end).to_rust("fixture")
+        };
+        let first = run();
+        assert!(first.contains("pub(super) const MIDGAME") && first.contains("n = 1"));
+        assert_eq!(first, run());
     }
 }

@@ -1,0 +1,249 @@
+//! `othbook bench --quality`: the evaluation measured the way users feel it, on positions from
+//! held-out WTHOR games (see [`othbook::train::holdout`]):
+//! - parity swing: mean |score(d) − score(d+1)| of depth-d searches, d = 8..13, at 20-40
+//!   empties (a swing is `explore --depth 11` and `--depth 12` disagreeing);
+//! - accuracy: mean absolute error of depth-D searches against the exact WTHOR theoretical
+//!   score of the position at 24 empties.
+//!
+//! Single-threaded and with the table cleared before every search, so the same build and
+//! weights always give the same figures.
+
+use anyhow::{bail, Context, Result};
+use othbook::board::Position;
+use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, SCALE};
+use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
+use othbook::transcript::{ingest, GameRecord, IngestOptions};
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Depths of the parity swing: scores at 8..=13, swings between neighbours.
+const SWING_DEPTHS: std::ops::RangeInclusive<u32> = 8..=13;
+
+/// Options of `othbook bench --quality`.
+#[derive(clap::Args, Debug)]
+pub struct QualityArgs {
+    /// Measure the evaluation (parity swing and accuracy on held-out WTHOR games) instead of
+    /// the search speed.
+    #[arg(long)]
+    pub quality: bool,
+    /// Weight file to measure (default: the embedded books/eval.bin).
+    #[arg(long, requires = "quality")]
+    pub eval: Option<PathBuf>,
+    /// The WTHOR folder (its WTH_*.wtb files are read in name order).
+    #[arg(long, default_value = "../shared/data/wthor", requires = "quality")]
+    pub wthor: PathBuf,
+    /// Positions for the parity swing (20-40 empties, one per held-out game).
+    #[arg(long, default_value_t = 200, requires = "quality")]
+    pub swing_positions: usize,
+    /// Positions at 24 empties for the accuracy (one per held-out game).
+    #[arg(long, default_value_t = 400, requires = "quality")]
+    pub accuracy_positions: usize,
+    /// Search depths for the accuracy.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "8,12",
+        requires = "quality"
+    )]
+    pub accuracy_depths: Vec<u32>,
+    /// Print the report as JSON.
+    #[arg(long, requires = "quality")]
+    pub json: bool,
+}
+
+/// The measurement.
+#[derive(Serialize, Debug)]
+pub struct QualityReport {
+    /// Weight file measured (`None`: the embedded one).
+    pub eval: Option<PathBuf>,
+    /// Held-out WTHOR games available (every 20th of the deduplicated WTHOR input).
+    pub held_out_games: usize,
+    /// Positions of the parity swing.
+    pub swing_positions: usize,
+    /// Mean |score(d) − score(d+1)| in discs per depth pair `(d, d+1)`.
+    pub swing_by_depth: Vec<(u32, f64)>,
+    /// Mean over all pairs.
+    pub swing: f64,
+    /// Mean score(odd depth) − score(even depth) in discs (a parity bias of the evaluation).
+    pub odd_minus_even: f64,
+    /// Positions of the accuracy.
+    pub accuracy_positions: usize,
+    /// Mean absolute error in discs against the theoretical score, per depth.
+    pub accuracy: Vec<(u32, f64)>,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// The held-out WTHOR games, in input order.
+fn held_out_games(wthor: &Path) -> Result<Vec<GameRecord>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(wthor)
+        .with_context(|| format!("cannot read the WTHOR folder {}", wthor.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("{}: no .wtb file", wthor.display());
+    }
+    let games = ingest(
+        &files,
+        &IngestOptions {
+            dedupe: true,
+            ..IngestOptions::default()
+        },
+    )?
+    .games;
+    Ok(games
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| is_held_out(*i, EVERY))
+        .map(|(_, g)| g)
+        .collect())
+}
+
+/// The swing positions: one per game spread over the held-out games, at 20-40 empties
+/// (the k-th at 20 + 7k mod 21, so every empty count is used).
+fn swing_set(games: &[GameRecord], n: usize) -> Vec<Position> {
+    let candidates: Vec<&GameRecord> = games
+        .iter()
+        .filter(|g| position_at(g, 20).is_some())
+        .collect();
+    spread(&candidates, n)
+        .iter()
+        .enumerate()
+        .filter_map(|(k, g)| position_at(g, 20 + (7 * k as u32) % 21))
+        .collect()
+}
+
+fn score(engine: &mut Engine, pos: &Position, depth: u32) -> Result<f64> {
+    engine.clear();
+    let a = engine.analyze(&pos.board, &Limits::depth(depth))?;
+    Ok(f64::from(a.score) / f64::from(SCALE))
+}
+
+/// Runs the measurement.
+pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
+    let start = Instant::now();
+    let eval = match &args.eval {
+        Some(p) => PatternEval::load(p)?,
+        None => PatternEval::default(),
+    };
+    if let Some(&d) = args
+        .accuracy_depths
+        .iter()
+        .find(|&&d| !(1..=23).contains(&d))
+    {
+        bail!("--accuracy-depths: {d} is out of range (1 to 23: depth 24 would be exact)");
+    }
+    let mut engine = Engine::try_with_evaluator(
+        EngineOptions {
+            threads: 1,
+            hash_mb,
+        },
+        eval,
+    )?;
+    let games = held_out_games(&args.wthor)?;
+    let swing = swing_set(&games, args.swing_positions);
+    let exact: Vec<Scored> = spread(
+        &games.iter().filter_map(scored_at_24).collect::<Vec<_>>(),
+        args.accuracy_positions,
+    );
+    eprintln!(
+        "{} held-out games: {} swing positions, {} at 24 empties ({:.1} s)",
+        games.len(),
+        swing.len(),
+        exact.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let pairs = (*SWING_DEPTHS.end() - *SWING_DEPTHS.start()) as usize;
+    let mut swing_sum = vec![0.0; pairs];
+    let mut odd_even = 0.0;
+    for (i, pos) in swing.iter().enumerate() {
+        let s: Vec<f64> = SWING_DEPTHS
+            .map(|d| score(&mut engine, pos, d))
+            .collect::<Result<_>>()?;
+        for (k, w) in s.windows(2).enumerate() {
+            swing_sum[k] += (w[1] - w[0]).abs();
+            let d = SWING_DEPTHS.start() + k as u32;
+            odd_even += if d % 2 == 1 { w[0] - w[1] } else { w[1] - w[0] };
+        }
+        if (i + 1) % 10 == 0 {
+            eprintln!(
+                "swing: {}/{} positions ({:.1} s)",
+                i + 1,
+                swing.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let n_swing = swing.len().max(1) as f64;
+    let swing_by_depth: Vec<(u32, f64)> = swing_sum
+        .iter()
+        .enumerate()
+        .map(|(k, s)| (SWING_DEPTHS.start() + k as u32, s / n_swing))
+        .collect();
+    let mut accuracy = Vec::new();
+    for &d in &args.accuracy_depths {
+        let mut err = 0.0;
+        for s in &exact {
+            err += (score(&mut engine, &s.position, d)? - f64::from(s.exact)).abs();
+        }
+        eprintln!(
+            "accuracy at depth {d}: {} positions ({:.1} s)",
+            exact.len(),
+            start.elapsed().as_secs_f64()
+        );
+        accuracy.push((d, err / exact.len().max(1) as f64));
+    }
+    Ok(QualityReport {
+        eval: args.eval.clone(),
+        held_out_games: games.len(),
+        swing_positions: swing.len(),
+        swing: swing_sum.iter().sum::<f64>() / (n_swing * pairs as f64),
+        swing_by_depth,
+        odd_minus_even: odd_even / (n_swing * pairs as f64),
+        accuracy_positions: exact.len(),
+        accuracy,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// `othbook bench --quality`.
+pub fn run(args: &QualityArgs, hash_mb: usize, out: &mut impl Write) -> Result<()> {
+    let r = measure(args, hash_mb)?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+        return Ok(());
+    }
+    let name = r.eval.as_ref().map_or_else(
+        || "embedded books/eval.bin".to_string(),
+        |p| p.display().to_string(),
+    );
+    writeln!(
+        out,
+        "evaluation: {name}; {} held-out WTHOR games (every {EVERY}th)",
+        r.held_out_games
+    )?;
+    writeln!(
+        out,
+        "parity swing over {} positions at 20-40 empties (mean |score(d) - score(d+1)|, discs):",
+        r.swing_positions
+    )?;
+    for (d, s) in &r.swing_by_depth {
+        writeln!(out, "  depth {d:>2}-{:<2} {s:>6.2}", d + 1)?;
+    }
+    writeln!(out, "  all        {:>6.2}", r.swing)?;
+    writeln!(out, "  odd-even   {:>+6.2}", r.odd_minus_even)?;
+    writeln!(
+        out,
+        "accuracy over {} positions at 24 empties (mean |score - theoretical|, discs):",
+        r.accuracy_positions
+    )?;
+    for (d, e) in &r.accuracy {
+        writeln!(out, "  depth {d:>2}    {e:>6.2}")?;
+    }
+    writeln!(out, "{:.1} s", r.seconds)?;
+    Ok(())
+}

@@ -1,0 +1,298 @@
+//! Training labels from the engine's own searches: positions taken from game collections,
+//! each valued by an exact solve near the end and, further up, by the mean of a depth-d and a
+//! depth-(d+1) search (the two depths' opposite parity errors cancel in the mean), and the
+//! labels file that keeps them between `othbook train label` and `othbook train --labels`.
+//!
+//! Labels file: UTF-8 text, a `# othbook labels 1` line, then one position per line:
+//! side to move's discs and opponent's discs as 16 hex digits each, then the value in discs
+//! for the side to move; `#` lines are comments. Same games and options, same file.
+
+use super::holdout::is_held_out;
+use crate::board::{Bitboard, Board, Position};
+use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
+use crate::transcript::GameRecord;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+const HEADER: &str = "# othbook labels 1";
+
+/// A position and its value for the side to move, in discs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Labelled {
+    /// The position (the side to move has a move).
+    pub board: Board,
+    /// Its value in discs for the side to move.
+    pub value: f32,
+}
+
+/// Which positions to label and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelOptions {
+    /// Label every `every`-th game of those not held out.
+    pub every: usize,
+    /// Games held out of training (every `holdout`-th, as `othbook train` counts them) are
+    /// never labelled.
+    pub holdout: usize,
+    /// Positions per game, spread over `empties`.
+    pub per_game: usize,
+    /// Empty counts positions are taken at.
+    pub empties: (u32, u32),
+    /// Positions with at most this many empties are solved exactly.
+    pub exact: u32,
+    /// Other positions get the mean of depth `depth` and `depth + 1` searches.
+    pub depth: u32,
+    /// Stop after this many positions.
+    pub limit: usize,
+}
+
+impl Default for LabelOptions {
+    fn default() -> Self {
+        LabelOptions {
+            every: 4,
+            holdout: super::holdout::EVERY,
+            per_game: 3,
+            empties: (12, 54),
+            exact: 18,
+            depth: 8,
+            limit: usize::MAX,
+        }
+    }
+}
+
+/// Why labels cannot be made or read.
+#[derive(Debug, thiserror::Error)]
+pub enum LabelError {
+    /// Bad options.
+    #[error("{0}")]
+    Options(String),
+    /// The search failed.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// A labels file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// A bad line in a labels file.
+    #[error("{}:{line}: {reason}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+}
+
+impl LabelOptions {
+    /// Checks the options once.
+    pub fn check(&self) -> Result<(), LabelError> {
+        let bad = |m: &str| Err(LabelError::Options(m.to_string()));
+        let (lo, hi) = self.empties;
+        if self.every == 0 || self.per_game == 0 {
+            return bad("--every and --per-game must be at least 1");
+        }
+        if !(1 <= lo && lo <= hi && hi <= 59) {
+            return bad("--empties: use LO-HI with 1 <= LO <= HI <= 59");
+        }
+        if !(1..=30).contains(&self.exact) || !(1..=20).contains(&self.depth) {
+            return bad("--exact: use 1 to 30; --depth: use 1 to 20");
+        }
+        Ok(())
+    }
+
+    /// The empty counts of game number `g`'s positions: `per_game` counts spread over the
+    /// range, shifted from game to game so that every count is used.
+    fn empties_of(&self, g: usize) -> Vec<u32> {
+        let (lo, hi) = self.empties;
+        let span = (hi - lo + 1) as usize;
+        (0..self.per_game)
+            .map(|k| lo + ((g * 7 + k * span / self.per_game) % span) as u32)
+            .collect()
+    }
+}
+
+/// The value of `board` for the side to move, in discs, by the rule of `opts`.
+pub fn value<E: SearchEval + Clone>(
+    engine: &mut Engine<E>,
+    board: &Board,
+    opts: &LabelOptions,
+) -> Result<f32, LabelError> {
+    engine.clear();
+    if board.empty_count() <= opts.exact {
+        let a = engine.analyze(board, &Limits::exact())?;
+        return Ok((a.score / SCALE) as f32);
+    }
+    // Full-width searches: a label does not depend on ProbCut's table or level.
+    let full = |d| Limits::depth(d).selectivity(Selectivity::EXACT);
+    let a = engine.analyze(board, &full(opts.depth))?;
+    let b = engine.analyze(board, &full(opts.depth + 1))?;
+    Ok(((a.score + b.score) as f32 / 2.0) / SCALE as f32)
+}
+
+/// The position of `g` at `empties` empties, if the game reaches it with a move to play.
+fn at(g: &GameRecord, empties: u32) -> Option<Position> {
+    super::holdout::position_at(g, empties)
+}
+
+/// Labels positions of `games` (not held out, every `opts.every`-th), calling `progress`
+/// with the count so far after each.
+pub fn label<E: SearchEval + Clone>(
+    games: &[GameRecord],
+    engine: &mut Engine<E>,
+    opts: &LabelOptions,
+    mut progress: impl FnMut(usize),
+) -> Result<Vec<Labelled>, LabelError> {
+    opts.check()?;
+    let mut out = Vec::new();
+    let kept = games
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !is_held_out(*i, opts.holdout))
+        .map(|(_, g)| g)
+        .step_by(opts.every);
+    for (n, g) in kept.enumerate() {
+        for e in opts.empties_of(n) {
+            if out.len() >= opts.limit {
+                return Ok(out);
+            }
+            let Some(pos) = at(g, e) else { continue };
+            let value = value(engine, &pos.board, opts)?;
+            out.push(Labelled {
+                board: pos.board,
+                value,
+            });
+            progress(out.len());
+        }
+    }
+    Ok(out)
+}
+
+/// The labels file's text.
+#[must_use]
+pub fn to_text(labels: &[Labelled]) -> String {
+    let mut s = String::with_capacity(40 * labels.len() + 64);
+    s.push_str(HEADER);
+    s.push_str("\n# player opponent value (discs, side to move)\n");
+    for l in labels {
+        let _ = writeln!(
+            s,
+            "{:016x} {:016x} {:.2}",
+            l.board.player().0,
+            l.board.opponent().0,
+            l.value
+        );
+    }
+    s
+}
+
+/// Writes a labels file atomically.
+pub fn save(path: &Path, labels: &[Labelled]) -> Result<(), LabelError> {
+    let text = to_text(labels);
+    crate::atomic_file::replace(path, |f| std::io::Write::write_all(f, text.as_bytes())).map_err(
+        |source| LabelError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    )
+}
+
+/// Parses a labels file's text (`path` names it in errors).
+pub fn from_text(text: &str, path: &Path) -> Result<Vec<Labelled>, LabelError> {
+    let err = |line: usize, reason| LabelError::Parse {
+        path: path.to_path_buf(),
+        line,
+        reason,
+    };
+    if text.lines().next() != Some(HEADER) {
+        return Err(err(
+            1,
+            "not an othbook labels file (no '# othbook labels 1' line)",
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut f = line.split_whitespace();
+        let (Some(p), Some(o), Some(v), None) = (f.next(), f.next(), f.next(), f.next()) else {
+            return Err(err(i + 1, "expected 3 fields: player opponent value"));
+        };
+        let hex = |x: &str| u64::from_str_radix(x, 16).ok().filter(|_| x.len() == 16);
+        let (Some(p), Some(o)) = (hex(p), hex(o)) else {
+            return Err(err(i + 1, "discs must be 16 hex digits"));
+        };
+        let board = Board::new(Bitboard(p), Bitboard(o))
+            .map_err(|_| err(i + 1, "overlapping or impossible discs"))?;
+        let value: f32 = v
+            .parse()
+            .ok()
+            .filter(|x: &f32| x.is_finite() && x.abs() <= 64.0)
+            .ok_or_else(|| err(i + 1, "value must be a number of discs from -64 to 64"))?;
+        out.push(Labelled { board, value });
+    }
+    Ok(out)
+}
+
+/// Reads a labels file.
+pub fn load(path: &Path) -> Result<Vec<Labelled>, LabelError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LabelError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    from_text(&text, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_file_round_trip_and_errors() {
+        let b = Board::START.play(crate::board::Square::F5).expect("legal");
+        let labels = vec![
+            Labelled {
+                board: Board::START,
+                value: -1.5,
+            },
+            Labelled {
+                board: b,
+                value: 12.25,
+            },
+        ];
+        let p = Path::new("x.lab");
+        assert_eq!(from_text(&to_text(&labels), p).expect("parses"), labels);
+        let bad = |s: &str| {
+            from_text(&format!("{HEADER}\n{s}\n"), p)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(bad("0000000810000000 0000001008000000").contains("x.lab:2: expected 3"));
+        assert!(bad("00000008100000 0000001008000000 1").contains("16 hex"));
+        assert!(bad("0000000810000000 0000000810000000 1").contains("overlapping"));
+        assert!(bad("0000000810000000 0000001008000000 99").contains("-64 to 64"));
+        assert!(from_text("1 2 3\n", p)
+            .unwrap_err()
+            .to_string()
+            .contains(":1:"));
+    }
+
+    #[test]
+    fn every_empty_count_of_the_range_is_used() {
+        let o = LabelOptions::default();
+        let mut seen = std::collections::BTreeSet::new();
+        for g in 0..100 {
+            for e in o.empties_of(g) {
+                assert!((o.empties.0..=o.empties.1).contains(&e));
+                seen.insert(e);
+            }
+        }
+        assert_eq!(seen.len(), (o.empties.1 - o.empties.0 + 1) as usize);
+    }
+}
