@@ -282,3 +282,24 @@ fn analyze_names_the_opening_of_the_position() {
         "{text}"
     );
 }
+
+/// Regression: a review written as JSON read back with 0.45599999999999996 where 0.456 had
+/// been written (serde_json's default float parser is not exact); every JSON report with
+/// fractional figures must read back as the same numbers.
+#[test]
+fn regression_json_floats_did_not_read_back_exactly() {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for i in 0..20_000u32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = if i < 1000 {
+            f64::from(i) / 1000.0
+        } else {
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 128.0 - 64.0
+        };
+        let text = serde_json::to_string(&v).unwrap();
+        let back: f64 = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v, "{text}");
+    }
+}
