@@ -35,6 +35,23 @@ pub enum MoveError {
     GameOver,
 }
 
+/// [`Board::final_score`] of raw disc sets, defined for any bits: an evaluation's raw entry
+/// point takes unchecked (even overlapping) sets and must not trip [`Board::from_bits`]'s
+/// check. Squares in both sets count for both sides.
+#[inline]
+#[must_use]
+pub const fn final_score_of(player: u64, opponent: u64) -> i32 {
+    let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+    let empties = (!(player | opponent)).count_ones() as i32;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
+
 impl Board {
     /// Standard start, black to move: black d5 e4, white d4 e5.
     pub const START: Board = Board {
@@ -187,15 +204,7 @@ impl Board {
     /// (the WTHOR/FFO convention); equals [`Board::disc_diff`] on a full board.
     #[must_use]
     pub const fn final_score(&self) -> i32 {
-        let diff = self.disc_diff();
-        let empties = self.empty_count() as i32;
-        if diff > 0 {
-            diff + empties
-        } else if diff < 0 {
-            diff - empties
-        } else {
-            0
-        }
+        final_score_of(self.player, self.opponent)
     }
 
     /// Image of the board under a symmetry.

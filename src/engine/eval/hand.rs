@@ -134,7 +134,7 @@ impl Evaluator for HandEval {
         let w = &self.table[n_empty.min(60)];
         let (pm, om) = (moves(p, o), moves(o, p));
         if pm | om == 0 {
-            return crate::board::Board::from_bits(p, o).final_score() * SCALE;
+            return crate::board::final_score_of(p, o) * SCALE;
         }
         let mob = pm.count_ones() as i32 - om.count_ones() as i32;
         let pot = (neighbours(o) & empty).count_ones() as i32

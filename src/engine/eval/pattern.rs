@@ -256,7 +256,7 @@ fn finished(p: u64, o: u64) -> Option<i32> {
     if moves(p, o) != 0 || moves(o, p) != 0 {
         return None;
     }
-    Some(crate::board::Board::from_bits(p, o).final_score() * SCALE)
+    Some(crate::board::final_score_of(p, o) * SCALE)
 }
 
 impl Evaluator for PatternEval {

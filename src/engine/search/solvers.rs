@@ -22,7 +22,7 @@ const _: () = assert!(
 /// Final disc difference for the side owning `p`, empties to the winner.
 #[inline]
 pub(crate) fn final_score(p: u64, o: u64) -> i32 {
-    crate::board::Board::from_bits(p, o).final_score()
+    crate::board::final_score_of(p, o)
 }
 
 /// The squares around each square: a move there can flip only if one holds an opponent disc.
