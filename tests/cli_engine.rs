@@ -445,3 +445,37 @@ fn bench_solves_a_chosen_ffo_range() {
     );
     assert!(started.elapsed().as_secs_f64() < 1.0, "searched first");
 }
+
+/// Regression: `calibrate probcut` on a missing file (or too few games) fitted nothing and
+/// still overwrote the embedded table (src/engine/probcut/table.rs by default).
+#[test]
+fn regression_calibrate_wrote_an_empty_table_from_a_missing_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let table = dir.path().join("table.rs");
+    let table_arg = table.to_str().expect("utf-8 path");
+    let out = othbook()
+        .args([
+            "calibrate",
+            "probcut",
+            "/nonexistent/games.wtb",
+            "-o",
+            table_arg,
+        ])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the table was not written"), "{err}");
+    assert!(!table.exists(), "a table was written from no games");
+    fails_with_2(
+        &[
+            "calibrate",
+            "probcut",
+            "../shared/data/pgn/WTH_2021.pgn",
+            "-o",
+            table_arg,
+        ],
+        "the table was not written",
+    );
+    assert!(!table.exists(), "a table was written from too few games");
+}

@@ -3,6 +3,7 @@
 
 use super::common::bad;
 use anyhow::{Context, Result};
+use othbook::engine::probcut::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
 use othbook::engine::{Engine, EngineOptions};
 use othbook::train::probcut::{fit_all, measure_endgame, measure_midgame, sample_positions};
 use othbook::transcript::{ingest, IngestOptions};
@@ -61,7 +62,21 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
     }
     let ingested = ingest(&args.games, &IngestOptions::default())?;
     writeln!(out, "{}", ingested.summary)?;
+    // The table is compiled into the engine: a run on missing or too few games must not
+    // replace it with a fit of nothing.
+    super::common::unreadable_inputs(&ingested.summary, "the table was not written")?;
     let (mid, end) = sample_positions(&ingested.games, args.positions, args.end_positions);
+    let want_mid = args.positions * MID_BANDS.len();
+    let want_end = args.end_positions * (END_MAX_EMPTIES - END_MIN_EMPTIES + 1) as usize;
+    if mid.len() < want_mid || end.len() < want_end {
+        return Err(bad(format!(
+            "only {} of {want_mid} midgame and {} of {want_end} endgame positions in {} games: \
+             give more games or fewer --positions/--end-positions; the table was not written",
+            mid.len(),
+            end.len(),
+            ingested.games.len()
+        )));
+    }
     eprintln!(
         "{} midgame and {} endgame positions from {} games",
         mid.len(),

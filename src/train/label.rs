@@ -69,12 +69,14 @@ pub enum LabelError {
     #[error(transparent)]
     Engine(#[from] EngineError),
     /// A labels file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    // Not a `source`: the message already carries the system's reason, and the CLI prints
+    // an error's chain, which would say it twice.
+    #[error("{}: {reason}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
-        source: std::io::Error,
+        reason: std::io::Error,
     },
     /// A bad line in a labels file.
     #[error("{}:{line}: {reason}", path.display())]
@@ -194,9 +196,9 @@ pub fn to_text(labels: &[Labelled]) -> String {
 pub fn save(path: &Path, labels: &[Labelled]) -> Result<(), LabelError> {
     let text = to_text(labels);
     crate::atomic_file::replace(path, |f| std::io::Write::write_all(f, text.as_bytes())).map_err(
-        |source| LabelError::Io {
+        |reason| LabelError::Io {
             path: path.to_path_buf(),
-            source,
+            reason,
         },
     )
 }
@@ -242,9 +244,9 @@ pub fn from_text(text: &str, path: &Path) -> Result<Vec<Labelled>, LabelError> {
 
 /// Reads a labels file.
 pub fn load(path: &Path) -> Result<Vec<Labelled>, LabelError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LabelError::Io {
+    let text = std::fs::read_to_string(path).map_err(|reason| LabelError::Io {
         path: path.to_path_buf(),
-        source,
+        reason,
     })?;
     from_text(&text, path)
 }
