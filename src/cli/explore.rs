@@ -87,7 +87,7 @@ fn score_moves(pos: &Position, depth: u32, threads: usize) -> Result<Option<Move
         threads,
         hash_mb: EVAL_HASH_MB,
     };
-    let scores = MoveScores::search(pos, depth, options, |it| {
+    let scores = MoveScores::search(pos, depth, options, None, |it| {
         spinner.set_message(format!(
             "scoring {lines} moves to depth {depth}: depth {} done, {} nodes, {:.1} s",
             it.depth,
