@@ -333,6 +333,9 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(kind), "{path}");
     }
+    // The review view: its table in the page, posted to the API by the script.
+    assert!(s.get("/").1.contains("id=\"review\""));
+    assert!(s.get("/app.js").1.contains("postJson(\"review\""));
 }
 
 #[test]
