@@ -230,7 +230,8 @@ fn books_without_values_look_as_before() {
     ]);
     assert_eq!(
         top.lines().next(),
-        Some("line\tgames\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff")
+        // The opening column was added last (after the columns scripts already read).
+        Some("line\tgames\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff\topening")
     );
     let top = stdout_of(&["top", "--plies", "6", "--book", v1.to_str().unwrap()]);
     assert!(
@@ -249,7 +250,7 @@ fn top_rows(book: &Path, args: &[&str]) -> Vec<(String, u64, Option<f64>)> {
     assert!(lines
         .next()
         .unwrap()
-        .ends_with("\tvalue\tvalue_depth\tvalue_kind"));
+        .ends_with("\tvalue\tvalue_depth\tvalue_kind\topening"));
     lines
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();

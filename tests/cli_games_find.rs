@@ -74,6 +74,39 @@ fn explore_lists_the_games_and_its_json_carries_them() {
     assert!(table.contains("year  black"), "{table}");
 }
 
+/// Regression: `explore --games K --format tsv` printed the moves only (table and JSON list
+/// the games): the games now follow as a second table after a blank line, in the columns of
+/// `games find --format tsv`.
+#[test]
+fn regression_explore_tsv_left_out_the_games_list() {
+    let line = "f5d6c3d3c4";
+    let out = json(&["explore", line, "--games", "4", "--format", "json"]);
+    let listed = out["listed_games"].as_array().unwrap();
+    let tsv = stdout_of(&["explore", line, "--games", "4", "--format", "tsv"]);
+    let (moves, games) = tsv.split_once("\n\n").expect("two tables");
+    assert!(moves.starts_with("move\tgames\t"), "{tsv}");
+    let mut rows = games.lines();
+    let header: Vec<&str> = rows.next().unwrap().split('\t').collect();
+    let find = stdout_of(&["games", "find", line, "--limit", "4", "--format", "tsv"]);
+    assert_eq!(games, find, "the same table as games find");
+    let rows: Vec<Vec<&str>> = rows.map(|r| r.split('\t').collect()).collect();
+    assert_eq!(rows.len(), listed.len());
+    for (row, g) in rows.iter().zip(listed) {
+        assert_eq!(row.len(), header.len(), "{row:?}");
+        let cell = |name: &str| row[header.iter().position(|h| *h == name).unwrap()];
+        assert_eq!(cell("year"), g["year"].to_string());
+        assert_eq!(cell("black"), g["black"].as_str().unwrap());
+        assert_eq!(cell("moves"), g["moves"].as_str().unwrap());
+        assert_eq!(cell("next"), g["next"].as_str().unwrap_or(""));
+    }
+    // Without --games the TSV is the moves alone, as before.
+    let plain = stdout_of(&["explore", line, "--format", "tsv"]);
+    assert!(
+        !plain.contains("\n\n") && !plain.contains("year\tblack"),
+        "{plain}"
+    );
+}
+
 /// Books of WTHOR 2019-2021 (a few thousand games), built once for the filter tests.
 fn small_books() -> &'static (tempfile::TempDir, PathBuf) {
     static DIR: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();

@@ -159,7 +159,10 @@ fn top_tsv_and_json_agree_and_name_each_line() {
     let args = ["top", "--plies", "10", "--limit", "25", "--book", BOOK];
     let r: TopReport = parse_back(&stdout_of(&[&args[..], &["--format", "json"]].concat()));
     let tsv = stdout_of(&[&args[..], &["--format", "tsv"]].concat());
+    assert!(tsv.starts_with("line\tgames\t"), "{tsv}");
+    assert!(tsv.lines().next().unwrap().ends_with("\topening"), "{tsv}");
     let table = stdout_of(&args);
+    assert_eq!(tsv_rows(&tsv).len(), r.lines.len());
     for (l, cells) in r.lines.iter().zip(tsv_rows(&tsv)) {
         assert_eq!(cells[0], format_moves(&l.line));
         assert_eq!(cells[1], l.results.games.to_string());
@@ -167,6 +170,8 @@ fn top_tsv_and_json_agree_and_name_each_line() {
             .name_of_line(&l.line)
             .map(|o| o.name.as_str());
         assert_eq!(l.opening.as_ref().map(|o| o.name.as_str()), name);
+        // The TSV's last column is the opening (empty for none).
+        assert_eq!(cells.last().map(String::as_str), Some(name.unwrap_or("")));
         let row = table
             .lines()
             .find(|t| t.split_whitespace().nth(1) == Some(&cells[0]))

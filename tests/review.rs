@@ -8,7 +8,8 @@ use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
 use othbook::engine::{Engine, EngineOptions};
 use othbook::review::{
-    review, Effort, MoveReview, Review, ReviewInput, ReviewOptions, ScoreSource,
+    review, review_stoppable, Effort, MoveReview, Review, ReviewError, ReviewInput, ReviewOptions,
+    ScoreSource,
 };
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::time::Duration;
@@ -249,6 +250,56 @@ fn an_illegal_move_is_refused_with_its_ply() {
     .unwrap_err();
     assert!(err.is_bad_input());
     assert!(err.to_string().contains("ply 3"), "{err}");
+}
+
+/// A stop flag ends a review between plies (set here after the second) and in the middle of
+/// a search that would take hours (set by another thread), with `Stopped` and the plies done.
+#[test]
+fn a_stop_flag_ends_the_review_between_and_during_searches() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let input = ReviewInput::new(
+        Position::START,
+        othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap(),
+    );
+    let shallow = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let stop = AtomicBool::new(false);
+    let err = review_stoppable(&input, &engine(), None, &shallow, &stop, |done, _| {
+        if done == 2 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ReviewError::Stopped {
+                reviewed: 2,
+                plies: 10
+            }
+        ),
+        "{err}"
+    );
+    assert!(!err.is_bad_input());
+    // During the first search: the review runs on its own thread so that a flag the search
+    // never looked at fails the test instead of hanging it.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (done_tx, done) = std::sync::mpsc::channel();
+    let (flag, game) = (stop.clone(), input.clone());
+    std::thread::spawn(move || {
+        let deep = ReviewOptions::new(Effort::Depth(40), 0).unwrap();
+        let r = review_stoppable(&game, &engine(), None, &deep, &flag, |_, _| {});
+        let _ = done_tx.send(r.map(|_| ()));
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    stop.store(true, Ordering::Relaxed);
+    let r = done
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the review stops");
+    assert!(
+        matches!(r, Err(ReviewError::Stopped { reviewed: 0, .. })),
+        "{r:?}"
+    );
 }
 
 /// The 4 symmetries that keep the start give the same review where it does not depend on

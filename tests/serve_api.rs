@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::web::{request, TestServer, BOOK};
+use common::web::{request, send_only, wait_until, TestServer, BOOK};
 use othbook::board::{parse_moves, Position, Symmetry};
 use othbook::book::Book;
 use othbook::protocol::web::ServeOptions;
@@ -99,6 +99,7 @@ fn info_describes_the_book_and_the_limits() {
     assert_eq!(v["positions"].as_u64(), Some(b.counts().0));
     assert_eq!(v["max_depth"].as_u64(), Some(12));
     assert_eq!(v["game_table"].as_bool(), Some(true));
+    assert_eq!(v["searches_running"].as_u64(), Some(0));
 }
 
 #[test]
@@ -227,6 +228,44 @@ fn searches_beyond_the_limit_wait_then_get_503() {
     assert_eq!(long.join().unwrap(), 200);
 }
 
+/// Regression: a search went on to its end after its client hung up, and kept its slot all
+/// that time (with one slot, every other search got 503). The hang-up now stops the search
+/// (explore's and a review's), and its slot is free again once it has stopped.
+#[test]
+fn regression_a_search_ran_on_after_its_client_hung_up() {
+    // One slot, taken at once or refused; searches that would run for hours unless stopped.
+    let s = TestServer::start(
+        ServeOptions::new(60, 1, 100)
+            .unwrap()
+            .with_queue_wait(Duration::from_millis(1)),
+    );
+    let running = || s.json("/api/v1/info")["searches_running"].as_u64().unwrap();
+    let review = br#"{"moves":"f5d6c3d3c4f4f6f3e6e7","depth":40}"#;
+    let long: [(&str, &str, Option<&[u8]>, &str); 2] = [
+        (
+            "GET",
+            "/api/v1/explore?moves=f5d6c3&depth=40",
+            None,
+            "f5f4e3",
+        ),
+        ("POST", "/api/v1/review", Some(review), "f5f6e6"),
+    ];
+    let limit = Duration::from_secs(20);
+    for (method, path, body, next) in long {
+        let client = send_only(s.addr, method, path, body);
+        wait_until(limit, "the long search takes the slot", || running() == 1);
+        let v = s.error("/api/v1/explore?moves=f5d6c5&depth=2", 503);
+        assert!(v["error"].as_str().unwrap().contains("busy"), "{v}");
+        drop(client);
+        wait_until(limit, "the hung-up search frees its slot", || {
+            running() == 0
+        });
+        // Served at once (a slot still held gives 503), and searched to the depth asked.
+        let v = s.json(&format!("/api/v1/explore?moves={next}&depth=2"));
+        assert_eq!(v["eval_depth"].as_u64(), Some(2), "{method} {path}: {v}");
+    }
+}
+
 #[test]
 fn games_list_the_games_reaching_the_position_with_filters() {
     let s = server();
@@ -294,6 +333,9 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(kind), "{path}");
     }
+    // The review view: its table in the page, posted to the API by the script.
+    assert!(s.get("/").1.contains("id=\"review\""));
+    assert!(s.get("/app.js").1.contains("postJson(\"review\""));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! Debian; `.ci/run` installs them) loads the page from a server started in the test, clicks
 //! f5 then d6 on the board, and checks that the move table shows the book's counts for that
 //! position; arrow keys step back and forth; a phone-sized window has no sideways scrolling.
-//! Screenshots are kept in target/browser/ (not committed).
+//! The review view reviews the line, shows the API's figures, and jumps to a move when one is
+//! clicked. Screenshots are kept in target/browser/ (not committed).
 
 mod common;
 
@@ -376,4 +377,144 @@ a4a5b6a3f2a6h4g2g8c2h1b7a8b8a7e8f8g7a2b2a1g1h2c1b1";
         "the page scrolls sideways by {overflow} px: {wide}"
     );
     s.screenshot(&dir.join("serve-f5d6-phone.png"));
+}
+
+/// The cells of every row of the table `css`.
+fn table_cells(s: &Session, css: &str) -> Vec<Vec<String>> {
+    let rows = s.script(&format!(
+        "return [...document.querySelectorAll('{css} tbody tr')].map(tr => \
+         [...tr.querySelectorAll('td')].map(td => td.textContent));"
+    ));
+    serde_json::from_value(rows).unwrap()
+}
+
+/// A number as the page shows it (`+1.25`, `-3`, `0.50`).
+fn shown(cell: &str) -> f64 {
+    cell.parse()
+        .unwrap_or_else(|e| panic!("{cell:?} is not a number: {e}"))
+}
+
+/// The review view: the line on the board, reviewed at the depth chosen, shows every ply with
+/// the API's figures and both players' summaries; clicking a ply shows the position it was
+/// played from; moves typed into the review box become the line and are reviewed; Stop
+/// abandons a long review and the server frees its search slot.
+#[test]
+fn the_review_view_scores_the_line_and_jumps_to_a_move() {
+    let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
+    let driver = Driver::start();
+    let s = Session::new(&driver);
+    let game = "f5d6c3d3c4f4f6f3e6e7";
+    s.cmd(
+        "POST",
+        "url",
+        Some(json!({"url": format!("http://{}/#moves={game}", server.addr)})),
+    );
+    s.wait_for_line(game);
+    // Depths up to the server's cap, 6 chosen.
+    s.wait_for(
+        "[...document.querySelectorAll('#review-depth option')].map(o => o.value).join(' ')",
+        "2 4 6 8 10 12",
+    );
+    s.wait_for("document.getElementById('review-depth').value", "6");
+    s.script("document.getElementById('review-depth').value = '4';");
+    s.click("#review-go");
+    s.wait_for("document.getElementById('review').dataset.moves", game);
+    let api = server.json(&format!("/api/v1/review?moves={game}&depth=4"));
+    let moves = api["moves"].as_array().unwrap();
+    let rows = table_cells(&s, "#review");
+    assert_eq!(rows.len(), moves.len());
+    for (row, m) in rows.iter().zip(moves) {
+        let v = &m["verdict"];
+        assert_eq!(row[0], m["ply"].to_string(), "{row:?}");
+        assert_eq!(row[1], m["move"].as_str().unwrap(), "{row:?}");
+        assert_eq!(row[2], m["side"].as_str().unwrap(), "{row:?}");
+        assert!((shown(&row[3]) - v["played"].as_f64().unwrap()).abs() < 0.006);
+        assert_eq!(row[4], v["best_move"].as_str().unwrap(), "{row:?}");
+        assert!((shown(&row[5]) - v["best"].as_f64().unwrap()).abs() < 0.006);
+        assert!((shown(&row[6]) - v["loss"].as_f64().unwrap()).abs() < 0.006);
+        assert_eq!(row[7], v["mark"].as_str().unwrap_or(""), "{row:?}");
+        let book = m["book"]["games"].as_u64().map(|g| g.to_string());
+        assert_eq!(row[8], book.unwrap_or_default(), "{row:?}");
+    }
+    assert!(
+        moves.iter().any(|m| m["book"].is_object()),
+        "the game starts in the book"
+    );
+    let players = table_cells(&s, "#review-players");
+    for (row, side) in players.iter().zip(["black", "white"]) {
+        let p = &api[side];
+        assert!(row[0].to_lowercase().starts_with(side), "{row:?}");
+        let want = [
+            p["moves"].to_string(),
+            format!("{:.2}", p["average_loss"].as_f64().unwrap()),
+            format!("{:.2}", p["total_loss"].as_f64().unwrap()),
+            p["inaccuracies"].to_string(),
+            p["mistakes"].to_string(),
+            p["blunders"].to_string(),
+            p["in_book"].to_string(),
+        ];
+        assert_eq!(row[1..], want[..], "{side}");
+    }
+    assert_eq!(players.len(), 2);
+    // Clicking ply 5 shows the position it was played from; the game stays the line.
+    s.click("#review tbody tr[data-ply='5']");
+    s.wait_for_line("f5d6c3d3");
+    s.wait_for("document.querySelectorAll('#line li').length", "10");
+    s.wait_for(
+        "document.querySelector('#review tr.current').dataset.ply",
+        "5",
+    );
+    s.keys("body", "\u{E014}");
+    s.wait_for_line("f5d6c3d3c4");
+    s.wait_for(
+        "document.querySelector('#review tr.current').dataset.ply",
+        "6",
+    );
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    s.screenshot(&dir.join("serve-review.png"));
+    // Moves typed into the review box become the line, and are reviewed.
+    s.script("document.getElementById('review-text').value = 'f5 f6 e6 f4';");
+    s.click("#review-go");
+    s.wait_for_line("f5f6e6f4");
+    s.wait_for(
+        "document.getElementById('review').dataset.moves",
+        "f5f6e6f4",
+    );
+    // Stop abandons a long review (a whole game at the deepest choice): the page says so,
+    // and the server stops the search and frees its only slot.
+    let long = "f5d6c5f4e3c6d7e6f6c8d3f3g4c4g3g5e7g6h6h5f7h3d8d2e2c7d1e1f1c3b4b5b3\
+a4a5b6a3f2a6h4g2g8c2h1b7a8b8a7e8f8g7a2b2a1g1h2c1b1";
+    s.script(&format!(
+        "document.getElementById('review-text').value = '{long}'; \
+         document.getElementById('review-depth').value = '12';"
+    ));
+    s.click("#review-go");
+    common::web::wait_until(Duration::from_secs(20), "the review takes the slot", || {
+        server.json("/api/v1/info")["searches_running"] == 1
+    });
+    s.click("#review-stop");
+    s.wait_for(
+        "document.getElementById('review-status').textContent",
+        "Review stopped.",
+    );
+    common::web::wait_until(Duration::from_secs(20), "the slot is freed", || {
+        server.json("/api/v1/info")["searches_running"] == 0
+    });
+    assert_eq!(
+        s.script("return document.getElementById('review').dataset.moves;"),
+        json!("f5f6e6f4"),
+        "the table still shows the last finished review"
+    );
+    // Nothing to review: a pasted board has no moves.
+    let board = Position::START.to_obf();
+    s.script(&format!(
+        "document.getElementById('paste-text').value = '{board}';"
+    ));
+    s.click("#paste button");
+    s.wait_for_line("");
+    s.click("#review-go");
+    s.wait_for(
+        "document.getElementById('review-status').className",
+        "error",
+    );
 }

@@ -32,8 +32,8 @@ ones nobody tried stand side by side.\n\n\
 A book with values (evaluated books) adds a value column: each move's value negamaxed through \
 the book, black minus white, with * on the best move for the side to move; the best move out \
 of the book (the searched leaf) gets a row of its own when the book does not list it.\n\n\
---games K lists the K most recent games that reached the position (table and JSON; TSV \
-keeps to the moves: `othbook games find --format tsv` lists games). --player, --color, \
+--games K lists the K most recent games that reached the position (in TSV a second table \
+after a blank line, with the columns of `othbook games find --format tsv`). --player, --color, \
 --years, --event and --complete-only count everything from the book's games that match, as a \
 book built with those filters would (values stay the whole book's).\n\n\
 Examples:\n  othbook explore f5\n  othbook explore f5 d6 --player murakami --years 2000-2010 --games 5\n  othbook explore f5 d6 c3 --format json\n  \
@@ -87,7 +87,7 @@ fn score_moves(pos: &Position, depth: u32, threads: usize) -> Result<Option<Move
         threads,
         hash_mb: EVAL_HASH_MB,
     };
-    let scores = MoveScores::search(pos, depth, options, |it| {
+    let scores = MoveScores::search(pos, depth, options, None, |it| {
         spinner.set_message(format!(
             "scoring {lines} moves to depth {depth}: depth {} done, {} nodes, {:.1} s",
             it.depth,

@@ -244,6 +244,12 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         };
         tsv_row(r, out, &m.mv.to_string(), m.results.as_ref(), value, eval)?;
     }
+    // `--games K`: a second table after a blank line, the columns of `games find`'s TSV
+    // (its header even when no game is listed, so that a script finds the table).
+    if let Some(games) = &r.listed_games {
+        writeln!(out)?;
+        super::games_listing::write_tsv(out, games)?;
+    }
     Ok(())
 }
 

@@ -180,7 +180,7 @@ fn name(l: &othbook::report::TopLine) -> &str {
 }
 
 /// The columns of `--format tsv` for a line's games (then the value columns in a book with
-/// values). The opening is in the table and JSON only: scripts read these columns as they were.
+/// values, then the opening: last, so that the columns before it keep their places).
 const FIELDS: [&str; 7] = [
     "line",
     "games",
@@ -242,17 +242,19 @@ fn tsv(r: &TopReport, out: &mut impl Write) -> Result<()> {
         "{}{}",
         FIELDS.join("\t"),
         if r.book_has_values {
-            "\tvalue\tvalue_depth\tvalue_kind"
+            "\tvalue\tvalue_depth\tvalue_kind\topening"
         } else {
-            ""
+            "\topening"
         }
     )?;
     for l in &r.lines {
         let s = &l.results;
         let value = l.value.as_ref().map(tsv_value_cells).unwrap_or_default();
+        // An empty cell for a line along no named opening (the built-in names hold no tab).
+        let opening = l.opening.as_ref().map_or("", |o| o.name.as_str());
         writeln!(
             out,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}{value}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}{value}\t{opening}",
             format_moves(&l.line),
             s.games,
             s.black_wins,

@@ -11,6 +11,7 @@ use crate::engine::{
     score_text, Engine, EngineError, EngineOptions, Iteration, Limits, ScoreKind, SCALE,
 };
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 
 /// Everything `explore` answers about one position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -289,11 +290,14 @@ pub struct MoveScores {
 
 impl MoveScores {
     /// Scores every legal move of `pos` searched `depth` plies deep; `None` when the game is
-    /// over. `on_iteration` hears of each finished iteration (for progress).
+    /// over. `on_iteration` hears of each finished iteration (for progress). Another thread
+    /// setting `stop` ends the search early ([`Engine::analyze_stoppable`]): the scores are
+    /// then unfinished, and the caller that set it drops them.
     pub fn search(
         pos: &Position,
         depth: u32,
         options: EngineOptions,
+        stop: Option<&AtomicBool>,
         on_iteration: impl FnMut(&Iteration),
     ) -> Result<Option<MoveScores>, EngineError> {
         if pos.board.is_game_over() {
@@ -301,9 +305,11 @@ impl MoveScores {
         }
         let engine = Engine::try_new(options)?;
         let lines = pos.board.legal_moves().count().max(1) as usize;
-        let a = engine.analyze_with(
+        let never = AtomicBool::new(false);
+        let a = engine.analyze_stoppable(
             &pos.board,
             &Limits::depth(depth).multipv(lines),
+            stop.unwrap_or(&never),
             on_iteration,
         )?;
         // The engine scores for the side to move; the report's columns are black minus white.

@@ -34,6 +34,7 @@ use crate::board::{format_moves, Bitboard, Board, Color, Move, Position, ReplayE
 use crate::book::{Book, BookError, ValueKind};
 use crate::engine::{Engine, EngineError, Limits, ScoreKind, SearchEval, MAX_DEPTH, SCALE};
 use crate::transcript::GameRecord;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The most empties [`ReviewOptions::exact_from`] accepts: every position of the exact
@@ -231,6 +232,14 @@ pub enum ReviewError {
     /// The book's data is damaged.
     #[error(transparent)]
     Book(#[from] BookError),
+    /// The caller's stop flag was set ([`review_stoppable`]): nothing is reported.
+    #[error("the review was stopped after {reviewed} of {plies} plies")]
+    Stopped {
+        /// Plies reviewed before the stop.
+        reviewed: usize,
+        /// Plies of the game.
+        plies: usize,
+    },
 }
 
 impl ReviewError {
@@ -238,7 +247,10 @@ impl ReviewError {
     /// rather than in the engine or the book.
     #[must_use]
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, ReviewError::Engine(_) | ReviewError::Book(_))
+        !matches!(
+            self,
+            ReviewError::Engine(_) | ReviewError::Book(_) | ReviewError::Stopped { .. }
+        )
     }
 }
 
@@ -292,6 +304,21 @@ pub fn review<E: SearchEval>(
     engine: &Engine<E>,
     book: Option<&Book>,
     opts: &ReviewOptions,
+    progress: impl FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    review_stoppable(input, engine, book, opts, &AtomicBool::new(false), progress)
+}
+
+/// Like [`review`], and stopped by another thread setting `stop`: the flag is looked at
+/// between plies and by the searches themselves (as [`Engine::analyze_stoppable`] does), so
+/// the review ends promptly with [`ReviewError::Stopped`], even in the middle of a long
+/// search, whose unfinished scores are not used.
+pub fn review_stoppable<E: SearchEval>(
+    input: &ReviewInput,
+    engine: &Engine<E>,
+    book: Option<&Book>,
+    opts: &ReviewOptions,
+    stop: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
     let replay = input.start.replay(input.moves.iter().copied())?;
@@ -305,11 +332,18 @@ pub fn review<E: SearchEval>(
     let mut in_book = book.is_some();
     let mut left_book_at = None;
     let mut pos = replay.start;
+    let stopped = |reviewed| ReviewError::Stopped {
+        reviewed,
+        plies: total,
+    };
     for (i, &mv) in replay.moves.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(stopped(i));
+        }
         let verdict = if mv.is_pass() {
             None
         } else {
-            let (v, n) = judge(engine, &pos.board, mv, opts)?;
+            let (v, n) = judge(engine, &pos.board, mv, opts, stop).ok_or_else(|| stopped(i))??;
             nodes += n;
             Some(v)
         };
@@ -363,14 +397,23 @@ pub fn review<E: SearchEval>(
 }
 
 /// Scores `mv` and the best move of `board` (whose side to move has moves); returns the
-/// verdict and the nodes searched.
+/// verdict and the nodes searched, or `None` when `stop` was set during a search.
 fn judge<E: SearchEval>(
     engine: &Engine<E>,
     board: &Board,
     mv: Move,
     opts: &ReviewOptions,
-) -> Result<(Verdict, u64), ReviewError> {
-    let all = engine.analyze(board, &opts.limits(board.empty_count()))?;
+    stop: &AtomicBool,
+) -> Option<Result<(Verdict, u64), ReviewError>> {
+    // A search cut short by the flag ends as if out of time, with unfinished scores.
+    let search = |limits: &Limits| match engine.analyze_stoppable(board, limits, stop, |_| {}) {
+        Ok(_) if stop.load(Ordering::Relaxed) => None,
+        other => Some(other),
+    };
+    let all = match search(&opts.limits(board.empty_count()))? {
+        Ok(a) => a,
+        Err(e) => return Some(Err(e.into())),
+    };
     let mut nodes = all.nodes;
     let kind = match all.kind {
         ScoreKind::Exact | ScoreKind::Wld => ScoreSource::Exact,
@@ -388,7 +431,10 @@ fn judge<E: SearchEval>(
             ScoreSource::Midgame => Limits::depth(all.depth.max(1)),
         };
         let sq = mv.square().expect("a pass is not judged");
-        let one = engine.analyze(board, &again.only(Bitboard::from(sq)))?;
+        let one = match search(&again.only(Bitboard::from(sq)))? {
+            Ok(a) => a,
+            Err(e) => return Some(Err(e.into())),
+        };
         nodes += one.nodes;
         if one.score >= best {
             // A move as good as the best is shown as the best. The table can also make the
@@ -400,7 +446,7 @@ fn judge<E: SearchEval>(
         one.score
     };
     let loss = best - played;
-    Ok((
+    Some(Ok((
         Verdict {
             played: Discs(played),
             best_move,
@@ -411,7 +457,7 @@ fn judge<E: SearchEval>(
             mark: opts.thresholds.mark(loss),
         },
         nodes,
-    ))
+    )))
 }
 
 /// The book's figures for `mv` from `board`, or `None` when the position it leads to is not

@@ -42,6 +42,9 @@ impl TestServer {
                 .await
                 .unwrap();
             });
+            // A search that never stops (the bug a test looks for) must not hang the test
+            // when the server is dropped: the runtime waits for it a while, then leaves it.
+            rt.shutdown_timeout(Duration::from_secs(5));
         });
         let addr = ready
             .recv_timeout(Duration::from_secs(10))
@@ -87,6 +90,31 @@ impl Drop for TestServer {
     }
 }
 
+/// Sends one request (`Connection: close`) and returns the connection without reading the
+/// answer: dropping it hangs up on the server.
+pub fn send_only(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    let body = body.unwrap_or(b"");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    // A server may answer (413) before it reads a large body, and close: not an error here.
+    let _ = s.write_all(body);
+    s
+}
+
+/// Waits until `check` holds, at most `limit`; panics with `what` after it.
+pub fn wait_until(limit: Duration, what: &str, mut check: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !check() {
+        assert!(start.elapsed() < limit, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// One HTTP/1.1 request (`Connection: close`): status and body.
 pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>) -> (u16, String) {
     let (status, bytes) = request_bytes(addr, method, path, body);
@@ -100,17 +128,8 @@ pub fn request_bytes(
     path: &str,
     body: Option<&[u8]>,
 ) -> (u16, Vec<u8>) {
-    let mut s = TcpStream::connect(addr).unwrap();
+    let mut s = send_only(addr, method, path, body);
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-    let body = body.unwrap_or(b"");
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    s.write_all(head.as_bytes()).unwrap();
-    // A server may answer (413) before it reads a large body, and close: not an error here.
-    let _ = s.write_all(body);
     // Read the head, then exactly the body it announces: a server may keep the connection.
     let mut raw = Vec::new();
     let mut buf = [0u8; 16384];

@@ -11,13 +11,14 @@ use crate::board::format_moves;
 use crate::book::games::{GameSelection, PositionGames};
 use crate::book::{BookError, GameTable};
 use crate::engine::{Engine, EngineOptions};
-use crate::review::{review, Effort, ReviewError, ReviewInput, ReviewOptions};
+use crate::review::{review_stoppable, Effort, ReviewError, ReviewInput, ReviewOptions};
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::OwnedSemaphorePermit;
@@ -48,6 +49,10 @@ pub enum ApiError {
     /// Every search slot stayed busy (503).
     #[error("the server is busy with other searches: try again later")]
     Busy,
+    /// The client hung up and its search was stopped: no one reads this answer, and it is
+    /// not cached.
+    #[error("the client hung up: its search was stopped")]
+    HungUp,
     /// The book's data is damaged (500).
     #[error(transparent)]
     Book(#[from] BookError),
@@ -67,7 +72,7 @@ impl ApiError {
             ApiError::Rejected { status, .. } => *status,
             ApiError::NoGameTable | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Busy | ApiError::HungUp => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Book(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -117,7 +122,9 @@ impl From<JsonRejection> for ApiError {
 
 impl From<ReviewError> for ApiError {
     fn from(e: ReviewError) -> ApiError {
-        if e.is_bad_input() {
+        if matches!(e, ReviewError::Stopped { .. }) {
+            ApiError::HungUp
+        } else if e.is_bad_input() {
             ApiError::bad("moves", e.to_string())
         } else {
             ApiError::Internal(e.to_string())
@@ -141,8 +148,40 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
 }
 
+/// The stop flag of a request's search, set when the request's future is dropped: hyper
+/// drops it when the client hangs up, and the search, which looks at the flag, then stops.
+/// (Also set when the request ends normally, after its search: harmless.)
+struct StopOnHangUp(Arc<AtomicBool>);
+
+impl StopOnHangUp {
+    fn new() -> StopOnHangUp {
+        StopOnHangUp(Arc::new(AtomicBool::new(false)))
+    }
+
+    /// The flag, for the search on the blocking pool.
+    fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
+}
+
+impl Drop for StopOnHangUp {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `Err(HungUp)` once `stop` is set: what a search cut short by it found is dropped.
+fn not_stopped(stop: &AtomicBool) -> Result<(), ApiError> {
+    if stop.load(Ordering::Relaxed) {
+        Err(ApiError::HungUp)
+    } else {
+        Ok(())
+    }
+}
+
 /// A search slot, waited for at most the server's queue wait. The permit goes with the
-/// search, so that a client that hangs up does not free its slot while the search runs.
+/// search, so that a client that hangs up does not free its slot until the search has seen
+/// its [`StopOnHangUp`] flag and stopped.
 async fn search_slot(s: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
     tokio::time::timeout(s.options.queue_wait, s.searches.clone().acquire_owned())
         .await
@@ -175,6 +214,9 @@ struct InfoAnswer {
     evaluation: Option<crate::report::explore::Evaluation>,
     max_depth: u32,
     max_searches: usize,
+    /// Searches holding a slot right now (a search whose client hung up holds it until it
+    /// has stopped).
+    searches_running: usize,
     /// Answers kept for repeated queries right now.
     cached_answers: usize,
 }
@@ -193,6 +235,10 @@ pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
         evaluation: info.evaluation.map(Into::into),
         max_depth: s.options.max_depth,
         max_searches: s.options.max_searches,
+        searches_running: s
+            .options
+            .max_searches
+            .saturating_sub(s.searches.available_permits()),
         cached_answers: s.cache.len(),
     };
     Ok(json_bytes(to_json(&answer)?))
@@ -222,14 +268,18 @@ pub async fn explore(
         Some(_) => Some(search_slot(&s).await?),
         None => None,
     };
+    // Held by this future until the answer is ready (dropped with it on a hang-up).
+    let hang_up = StopOnHangUp::new();
+    let stop = hang_up.flag();
     let st = s.clone();
     let bytes = blocking(move || {
         let scores = match depth {
-            Some(d) => explore::search(&t.pos, d, st.options.hash_mb)
+            Some(d) => explore::search(&t.pos, d, st.options.hash_mb, &stop)
                 .map_err(|e| ApiError::Internal(e.to_string()))?,
             None => None,
         };
         drop(permit);
+        not_stopped(&stop)?;
         let filtered = match &selection {
             Some(sel) => Some(filtered(&st, &t, sel)?),
             None => None,
@@ -375,6 +425,9 @@ async fn reviewed(
     }
     let opts = ReviewOptions::new(Effort::Depth(depth), 0)?;
     let permit = search_slot(&s).await?;
+    // Held by this future until the answer is ready (dropped with it on a hang-up).
+    let hang_up = StopOnHangUp::new();
+    let stop = hang_up.flag();
     let st = s.clone();
     let bytes = blocking(move || {
         let engine = Engine::try_new(EngineOptions {
@@ -383,8 +436,9 @@ async fn reviewed(
         })
         .map_err(|e| ApiError::Internal(e.to_string()))?;
         let input = ReviewInput::new(t.start, t.line.clone());
-        let report = review(&input, &engine, Some(&st.book), &opts, |_, _| {})?;
+        let report = review_stoppable(&input, &engine, Some(&st.book), &opts, &stop, |_, _| {});
         drop(permit);
+        let report = report?;
         to_json(&report)
     })
     .await?;

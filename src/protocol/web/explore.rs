@@ -12,6 +12,7 @@ use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::{ExploreReport, MoveScores, OpeningRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
 
 /// What `/api/v1/explore` answers.
 #[derive(Debug, Serialize)]
@@ -35,16 +36,18 @@ pub struct ExploreAnswer {
 }
 
 /// The engine's scores of every legal move of `pos`, one thread; `None` when the game is over.
+/// `stop` ends the search early (the client hung up): its scores are then unfinished.
 pub fn search(
     pos: &Position,
     depth: u32,
     hash_mb: usize,
+    stop: &AtomicBool,
 ) -> Result<Option<MoveScores>, EngineError> {
     let options = EngineOptions {
         threads: 1,
         hash_mb,
     };
-    MoveScores::search(pos, depth, options, |_| {})
+    MoveScores::search(pos, depth, options, Some(stop), |_| {})
 }
 
 /// The answer for `t` in `book`; `games` (those passing a filter) replace the book's

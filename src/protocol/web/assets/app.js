@@ -15,6 +15,7 @@ const state = {
   answer: null,     // the last /explore answer
   game: null,       // the game being stepped through
   request: 0,       // answers to older requests are dropped
+  explore: null,    // aborts the /explore request under way (the server stops its search)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -27,8 +28,8 @@ function params(extra) {
   return p;
 }
 
-async function api(path, p) {
-  const r = await fetch(`/api/v1/${path}?${p}`);
+async function api(path, p, signal) {
+  const r = await fetch(`/api/v1/${path}?${p}`, { signal });
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
   if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
   return body;
@@ -159,6 +160,7 @@ function drawLine() {
     li.addEventListener("click", () => step(i + 1));
     ol.appendChild(li);
   });
+  markReviewed();
 }
 
 // ---- loading a position ----
@@ -169,9 +171,12 @@ async function load() {
   saveHash();
   let a;
   try {
-    a = await api("explore", params({ depth: state.depth, ...state.filters }));
+    // A newer position makes the older answer useless: a search for it is stopped.
+    if (state.explore) state.explore.abort();
+    state.explore = new AbortController();
+    a = await api("explore", params({ depth: state.depth, ...state.filters }), state.explore.signal);
   } catch (e) {
-    if (id === state.request) setStatus(e.message, true);
+    if (id === state.request && e.name !== "AbortError") setStatus(e.message, true);
     return;
   }
   if (id !== state.request) return;
@@ -298,6 +303,152 @@ async function loadGames(id) {
   }
 }
 
+// ---- reviewing a game ----
+
+// The review on the page: the line it scored (start and moves) and the server's answer.
+const review = { start: null, moves: "", answer: null, abort: null };
+
+function setReviewStatus(text, error) {
+  const s = $("review-status");
+  s.textContent = text;
+  s.classList.toggle("error", !!error);
+}
+
+async function postJson(path, body, signal) {
+  const r = await fetch(`/api/v1/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
+  const answer = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(answer.error || `HTTP ${r.status}`);
+  return answer;
+}
+
+// Reviews the moves typed in the review box (they become the board's line first), else the
+// whole line on the board. A new review, or Stop, abandons the one under way: the server
+// stops its search when the request is dropped.
+async function startReview() {
+  const text = $("review-text").value.trim();
+  if (text) {
+    paste(text);
+    $("review-text").value = "";
+  }
+  const moves = state.moves.join("");
+  if (!moves) {
+    setReviewStatus("Play or paste a game first: the review scores each of its moves.", true);
+    return;
+  }
+  if (review.abort) review.abort.abort();
+  const ctl = new AbortController();
+  review.abort = ctl;
+  const body = { moves };
+  if (state.start) body.position = state.start;
+  const depth = $("review-depth").value;
+  if (depth) body.depth = Number(depth);
+  const start = state.start;
+  $("review-stop").hidden = false;
+  setReviewStatus(`Reviewing ${state.moves.length} moves at depth ${depth || "default"}…`, false);
+  try {
+    const a = await postJson("review", body, ctl.signal);
+    if (review.abort !== ctl) return;
+    review.start = start;
+    review.moves = a.game.moves;
+    review.answer = a;
+    drawReview(a);
+  } catch (e) {
+    if (review.abort !== ctl) return;
+    setReviewStatus(e.name === "AbortError" ? "Review stopped." : e.message, e.name !== "AbortError");
+  } finally {
+    if (review.abort === ctl) {
+      review.abort = null;
+      $("review-stop").hidden = true;
+    }
+  }
+}
+
+function stopReview() {
+  if (review.abort) review.abort.abort();
+}
+
+// A score for its player: whole discs when exact.
+function discs(x, exact) {
+  return x === null || x === undefined ? "–" : fmt(x, exact ? 0 : 2);
+}
+
+function drawReview(a) {
+  const players = $("review-players");
+  const ptbody = players.querySelector("tbody");
+  ptbody.textContent = "";
+  for (const [side, p] of [["Black", a.black], ["White", a.white]]) {
+    const tr = document.createElement("tr");
+    tr.dataset.side = side.toLowerCase();
+    cell(tr, p.name ? `${side} (${p.name})` : side);
+    cell(tr, String(p.moves), "num");
+    cell(tr, p.average_loss.toFixed(2), "num avg-loss");
+    cell(tr, p.total_loss.toFixed(2), "num");
+    cell(tr, String(p.inaccuracies), "num");
+    cell(tr, String(p.mistakes), "num");
+    cell(tr, String(p.blunders), "num");
+    cell(tr, String(p.in_book), "num");
+    ptbody.appendChild(tr);
+  }
+  players.hidden = false;
+  const table = $("review");
+  const tbody = table.querySelector("tbody");
+  tbody.textContent = "";
+  for (const m of a.moves) {
+    const v = m.verdict;
+    const exact = v && v.kind === "exact";
+    const tr = document.createElement("tr");
+    tr.dataset.ply = m.ply;
+    if (v && v.mark) tr.classList.add("mark-" + v.mark);
+    cell(tr, String(m.ply), "num");
+    cell(tr, m.move, "move");
+    cell(tr, m.side, "side");
+    cell(tr, v ? discs(v.played, exact) : "–", "num played");
+    cell(tr, v ? v.best_move : "–", "best");
+    cell(tr, v ? discs(v.best, exact) : "–", "num");
+    cell(tr, v ? (exact ? String(v.loss) : v.loss.toFixed(2)) : "–", "num loss");
+    cell(tr, v && v.mark ? v.mark : "", "mark");
+    cell(tr, m.book ? String(m.book.games) : "", "num");
+    tr.title = "Show the position this move was played from";
+    tr.addEventListener("click", () => showReviewed(m.ply));
+    tbody.appendChild(tr);
+  }
+  table.hidden = false;
+  // Which game the table shows (scripts and tests wait on it).
+  table.dataset.moves = a.game.moves;
+  const s = a.settings;
+  let text = `${a.moves.length} plies reviewed at ${s.depth != null ? "depth " + s.depth : s.time + " s a move"}`;
+  if (a.opening) text += ` · ${a.opening.name}`;
+  if (a.book_used) text += a.left_book_at ? ` · left the book at move ${a.left_book_at}` : " · in the book throughout";
+  if (a.final_black != null) text += ` · final score ${fmt(a.final_black, 0)} for black`;
+  text += ". Losses are in discs against the engine's best move; click a move to see the position it was played from.";
+  setReviewStatus(text, false);
+  markReviewed();
+}
+
+// The board at the position the reviewed move `ply` was played from, in the reviewed game.
+function showReviewed(ply) {
+  state.start = review.start;
+  state.moves = splitLine(review.moves);
+  state.cursor = ply - 1;
+  state.game = null;
+  load();
+}
+
+// Highlights the review's row of the move about to be played on the board, when the board
+// shows the reviewed game.
+function markReviewed() {
+  const same = review.answer && state.start === review.start &&
+    state.moves.join("") === review.moves;
+  for (const tr of $("review").querySelectorAll("tbody tr")) {
+    tr.classList.toggle("current", same && Number(tr.dataset.ply) === state.cursor + 1);
+  }
+}
+
 // ---- pasting, the URL, the keyboard ----
 
 function paste(text) {
@@ -358,6 +509,11 @@ $("depth").addEventListener("change", (e) => {
   state.depth = e.target.value;
   load();
 });
+$("review-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  startReview();
+});
+$("review-stop").addEventListener("click", stopReview);
 $("filters").addEventListener("submit", (e) => {
   e.preventDefault();
   const f = {};
@@ -380,6 +536,16 @@ async function init() {
       o.value = d;
       o.textContent = `depth ${d}`;
       sel.appendChild(o);
+    }
+    // The review searches every position of the game: shallower choices, 6 by default.
+    const rsel = $("review-depth");
+    for (const d of [2, 4, 6, 8, 10, 12, 14]) {
+      if (d > info.max_depth) break;
+      const o = document.createElement("option");
+      o.value = d;
+      o.textContent = String(d);
+      o.selected = d === Math.min(6, info.max_depth);
+      rsel.appendChild(o);
     }
   } catch (e) {
     setStatus(e.message, true);
