@@ -3,7 +3,7 @@
 
 use crate::board::Move;
 use crate::book::Book;
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits};
+use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, Selectivity};
 use crate::games::greedy::best_action;
 use crate::games::othello::{Hand, Othello};
 use crate::play::book_choice::choose;
@@ -26,6 +26,8 @@ pub struct EnginePlayer {
     pub time: Option<Duration>,
     /// Fixed depth instead of (or as well as) a time limit.
     pub depth: Option<u32>,
+    /// ProbCut's level in the midgame searches.
+    selectivity: Selectivity,
 }
 
 impl EnginePlayer {
@@ -46,7 +48,16 @@ impl EnginePlayer {
             book_play: BookPlay::default(),
             time,
             depth,
+            selectivity: Selectivity::default(),
         })
+    }
+
+    /// The same player searching the midgame at ProbCut level `selectivity` (solves near the
+    /// end stay exact).
+    #[must_use]
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> Self {
+        self.selectivity = selectivity;
+        self
     }
 
     /// The same player consulting `book` before it searches.
@@ -79,6 +90,7 @@ impl EnginePlayer {
         Limits {
             depth: self.depth,
             time,
+            selectivity: self.selectivity,
             ..Limits::default()
         }
     }
@@ -101,7 +113,12 @@ impl Player for EnginePlayer {
             (Some(t), None) => format!("time={}", t.as_secs_f64()),
             (None, None) => String::new(),
         };
-        let opts: Vec<String> = [limit, eval, self.book_play.option()]
+        let selectivity = if self.selectivity == Selectivity::default() {
+            String::new()
+        } else {
+            format!("selectivity={}", self.selectivity)
+        };
+        let opts: Vec<String> = [limit, eval, selectivity, self.book_play.option()]
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect();

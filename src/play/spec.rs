@@ -4,7 +4,7 @@
 //! and the construction all come from the kinds ([`crate::games::spec::Kind`] for the
 //! classic players, [`Kind`] here) and their option enums.
 
-use crate::engine::EvalKind;
+use crate::engine::{EvalKind, Selectivity};
 use crate::games::othello::Discs;
 use crate::games::spec::{AgentSpec, Kind as ClassicKind, SpecError as ClassicError};
 use crate::games::Rng;
@@ -54,6 +54,8 @@ pub enum Opt {
     BookRandomness,
     /// `seed=N`.
     Seed,
+    /// `selectivity=73|87|95|98|99|100`.
+    Selectivity,
 }
 
 impl Kind {
@@ -99,13 +101,14 @@ impl Kind {
 
 impl Opt {
     /// Every option, in canonical (alphabetical) order.
-    pub const ALL: [Opt; 8] = [
+    pub const ALL: [Opt; 9] = [
         Opt::Book,
         Opt::BookRandomness,
         Opt::Depth,
         Opt::Eval,
         Opt::Hash,
         Opt::Seed,
+        Opt::Selectivity,
         Opt::Threads,
         Opt::Time,
     ];
@@ -122,6 +125,7 @@ impl Opt {
             Opt::Eval => "eval",
             Opt::BookRandomness => "book-randomness",
             Opt::Seed => "seed",
+            Opt::Selectivity => "selectivity",
         }
     }
 
@@ -137,6 +141,7 @@ impl Opt {
             Opt::Eval => "eval=pattern|hand",
             Opt::BookRandomness => "book-randomness=DISCS",
             Opt::Seed => "seed=N",
+            Opt::Selectivity => "selectivity=73|87|95|98|99|100",
         }
     }
 }
@@ -200,6 +205,8 @@ pub struct Settings {
     pub book_randomness: Option<f64>,
     /// Seed of book choices.
     pub seed: Option<u64>,
+    /// ProbCut's level in midgame searches (solves stay exact).
+    pub selectivity: Option<Selectivity>,
 }
 
 /// A parsed, checked player specification.
@@ -306,6 +313,11 @@ impl Settings {
             Opt::Eval => self.eval = Some(v.parse::<EvalKind>().map_err(|e| err(e.to_string()))?),
             Opt::BookRandomness => self.book_randomness = Some(parse_randomness(v).map_err(err)?),
             Opt::Seed => self.seed = Some(v.parse().map_err(|_| num("seed"))?),
+            Opt::Selectivity => {
+                self.selectivity = Some(v.parse().map_err(
+                    |e: crate::engine::probcut::ParseSelectivityError| err(e.to_string()),
+                )?);
+            }
         }
         Ok(())
     }
@@ -440,6 +452,7 @@ impl fmt::Display for Settings {
                 Opt::Eval => self.eval.map(|e| e.to_string()),
                 Opt::BookRandomness => self.book_randomness.map(|r| r.to_string()),
                 Opt::Seed => self.seed.map(|s| s.to_string()),
+                Opt::Selectivity => self.selectivity.map(|l| l.to_string()),
             };
             if let Some(v) = v {
                 write!(f, "{sep}{}={v}", o.name())?;
@@ -531,6 +544,7 @@ impl PlayerSpec {
                         message: e.to_string(),
                     })
                 })?
+                .with_selectivity(s.selectivity.unwrap_or_default())
                 .with_book(book(s)?)
                 .with_book_randomness(s.book_randomness.unwrap_or(0.0), seed(s)),
             ),
@@ -594,6 +608,11 @@ mod tests {
                 "better:book-randomness=0,seed=1",
                 "better:book-randomness=0,seed=1",
             ),
+            (
+                "engine:time=0.1,selectivity=73",
+                "engine:selectivity=73%,time=0.1",
+            ),
+            ("engine:selectivity=exact", "engine:selectivity=exact"),
             ("nboard:ntest x", "nboard:ntest x"),
             (
                 "nboard:time=0.5,depth=12:./ntest x",
@@ -615,6 +634,30 @@ mod tests {
                 command: "gtp-rhino -l 5".into()
             }
         );
+    }
+
+    #[test]
+    fn the_engine_player_searches_at_its_selectivity() {
+        use crate::play::Budget;
+        let spec: PlayerSpec = "engine:time=0.1,selectivity=95".parse().unwrap();
+        let PlayerSpec::Engine(s) = &spec else {
+            panic!("{spec:?}")
+        };
+        assert_eq!(s.selectivity, Some("95".parse().unwrap()));
+        let p = EnginePlayer::new(1, 1, s.time, None, EvalKind::Hand)
+            .unwrap()
+            .with_selectivity(s.selectivity.unwrap());
+        assert_eq!(
+            p.limits(Budget::default()).selectivity,
+            "95".parse().unwrap()
+        );
+        assert!(p.name().contains("selectivity=95%"), "{}", p.name());
+        let plain = EnginePlayer::new(1, 1, s.time, None, EvalKind::Hand).unwrap();
+        assert_eq!(
+            plain.limits(Budget::default()).selectivity,
+            Selectivity::default()
+        );
+        assert!(!plain.name().contains("selectivity"), "{}", plain.name());
     }
 
     #[test]
@@ -647,6 +690,10 @@ mod tests {
             "better:book-randomness=65",
             "better:time=1",
             "engine:seed=x",
+            "engine:selectivity=50",
+            "engine:selectivity",
+            "better:selectivity=73",
+            "nboard:selectivity=73:ntest",
             "engine:threads=0",
             "alphabeta:time=1e300",
             "nboard:",
