@@ -2,7 +2,7 @@
 
 use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
-use othbook::engine::{Engine, EngineOptions, PatternEval};
+use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
 use othbook::train::{train, train_labels, Progress, TrainOptions};
 use othbook::transcript::{ingest, IngestOptions};
@@ -112,14 +112,22 @@ struct LabelArgs {
     /// Value other positions by the mean of depth D and D+1 searches.
     #[arg(long, default_value_t = LabelOptions::default().depth)]
     depth: u32,
+    /// Multi-ProbCut level of the searches above --exact: 73, 87, 95, 98, 99 or exact
+    /// (full width; the solves are always exact).
+    #[arg(long, default_value_t = LabelOptions::default().selectivity)]
+    selectivity: Selectivity,
+    /// Label only part K of N of the chosen games (K/N, 0 <= K < N): the parts of one set,
+    /// concatenated in order, hold the set's positions; for long runs in pieces.
+    #[arg(long, default_value = "0/1")]
+    part: String,
     /// Stop after this many positions.
     #[arg(long)]
     limit: Option<usize>,
     /// Weight file to search with (default: the embedded weights).
     #[arg(long)]
     eval: Option<PathBuf>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB (cleared before every label: a small one is faster).
+    #[arg(long, default_value_t = 4)]
     hash: usize,
     /// Read every input as this format (default: by extension and content).
     #[arg(long = "input-format")]
@@ -141,6 +149,12 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
         empties: (lo, hi),
         exact: args.exact,
         depth: args.depth,
+        selectivity: args.selectivity,
+        part: args
+            .part
+            .split_once('/')
+            .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)))
+            .ok_or_else(|| bad("--part: use K/N, such as 0/4"))?,
         limit: args.limit.unwrap_or(usize::MAX),
     };
     opts.check().map_err(|e| bad(e.to_string()))?;
