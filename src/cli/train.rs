@@ -4,10 +4,10 @@ use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
-use othbook::train::{train, train_labels, Progress, TrainOptions};
-use othbook::transcript::{ingest, IngestOptions};
+use othbook::train::{train, train_joint, train_labels, Progress, TrainOptions, TrainReport};
+use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `othbook train`.
@@ -24,7 +24,10 @@ With --labels FILE (written by `othbook train label`) the positions of the file 
 search values are the training set instead (every --holdout-th line held out), and the fit \
 starts from the --prior weights (default: the embedded ones) and is pulled toward them \
 (--lambda) instead of toward 0:\n  othbook train label ../shared/data/wthor/*.wtb --out \
-labels.txt\n  othbook train --labels labels.txt --out eval.bin",
+labels.txt\n  othbook train --labels labels.txt --out eval.bin\n\nWith game files and \
+--labels, both train in one fit toward 0, each label weighing --label-weight game \
+positions:\n  othbook train ../shared/data/wthor/*.wtb --labels labels.txt --label-weight 4 \
+--out eval.bin",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -37,12 +40,17 @@ pub struct Args {
     /// The weight file to write.
     #[arg(short, long, required = true)]
     out: Option<PathBuf>,
-    /// Train on this labels file (from `othbook train label`) instead of game results.
-    #[arg(long, conflicts_with = "inputs")]
+    /// Train on this labels file (from `othbook train label`; - for standard input): alone,
+    /// instead of game results; with game files, together with them (--label-weight).
+    #[arg(long)]
     labels: Option<PathBuf>,
-    /// With --labels: the weights to start from and pull toward (default: the embedded ones).
-    #[arg(long, requires = "labels")]
+    /// With --labels and no game files: the weights to start from and pull toward (default:
+    /// the embedded ones).
+    #[arg(long, requires = "labels", conflicts_with = "inputs")]
     prior: Option<PathBuf>,
+    /// With --labels and game files: how many game positions one label weighs.
+    #[arg(long, default_value_t = 1.0, requires = "labels")]
+    label_weight: f64,
     /// Empty-square counts per phase (1-60).
     #[arg(long, default_value_t = TrainOptions::default().phase_width)]
     phase_width: usize,
@@ -211,8 +219,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         None => args,
     };
     let out_path = args.out.clone().ok_or_else(|| bad("--out is required"))?;
-    super::common::distinct_files(&args.inputs, &[&out_path])?;
-    let format = super::common::input_format(args.input_format.as_deref())?;
+    let mut read_files = args.inputs.clone();
+    read_files.extend(args.labels.iter().cloned());
+    super::common::distinct_files(&read_files, &[&out_path])?;
     let opts = TrainOptions {
         phase_width: args.phase_width,
         smoothing: args.smoothing,
@@ -221,17 +230,76 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         holdout: args.holdout,
         theoretical_from: (args.theoretical_from > 0).then_some(args.theoretical_from),
     };
-    if !(1..=60).contains(&opts.phase_width) {
-        return Err(bad("--phase-width: use 1 to 60"));
-    }
-    if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
-        return Err(bad("--lambda must be a positive number"));
-    }
-    if opts.holdout == 1 {
-        return Err(bad("--holdout 1 would hold out every game"));
-    }
+    othbook::train::check(&opts).map_err(|e| bad(e.to_string()))?;
     let start = Instant::now();
-    let on_progress = |p: &Progress| match p {
+    let on_progress = |p: &Progress| report_progress(p, &opts, start);
+    let labels = args.labels.as_deref().map(read_labels).transpose()?;
+    let report = match (&labels, args.inputs.is_empty()) {
+        (Some(labels), true) => {
+            let prior = match &args.prior {
+                Some(p) => PatternEval::load(p)?,
+                None => PatternEval::default(),
+            };
+            train_labels(labels, &opts, &prior, on_progress)
+        }
+        (labels, _) => {
+            let games = read_games(&args, out, start)?;
+            match labels {
+                Some(labels) => train_joint(&games, labels, args.label_weight, &opts, on_progress),
+                None => train(&games, &opts, on_progress),
+            }
+        }
+    }
+    .map_err(|e| bad(e.to_string()))?;
+    report.eval.save(&out_path)?;
+    write_report(&report, out)?;
+    writeln!(
+        out,
+        "wrote {} ({} phases) in {:.1} s",
+        out_path.display(),
+        report.eval.phases(),
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// A labels file, or standard input for `-`.
+fn read_labels(path: &Path) -> Result<Vec<label::Labelled>> {
+    Ok(if path.as_os_str() == "-" {
+        label::read(std::io::stdin().lock(), Path::new("<stdin>"))?
+    } else {
+        label::load(path)?
+    })
+}
+
+/// The games of the inputs (read by `--threads` threads).
+fn read_games(args: &Args, out: &mut impl Write, start: Instant) -> Result<Vec<GameRecord>> {
+    let format = super::common::input_format(args.input_format.as_deref())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads_arg(args.threads)?)
+        .build()
+        .context("starting worker threads")?;
+    let ingested = pool.install(|| {
+        ingest(
+            &args.inputs,
+            &IngestOptions {
+                format,
+                dedupe: !args.keep_duplicates,
+                ..IngestOptions::default()
+            },
+        )
+    })?;
+    writeln!(out, "{}", ingested.summary)?;
+    eprintln!(
+        "read {} games in {:.1} s",
+        ingested.games.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ingested.games)
+}
+
+fn report_progress(p: &Progress, opts: &TrainOptions, start: Instant) {
+    match p {
         Progress::Extracted {
             games,
             skipped,
@@ -255,39 +323,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             opts.iterations,
             start.elapsed().as_secs_f64()
         ),
-    };
-    let report = if let Some(path) = &args.labels {
-        super::common::distinct_files(std::slice::from_ref(path), &[&out_path])?;
-        let labels = label::load(path)?;
-        let prior = match &args.prior {
-            Some(p) => PatternEval::load(p)?,
-            None => PatternEval::default(),
-        };
-        train_labels(&labels, &opts, &prior, on_progress).map_err(|e| bad(e.to_string()))?
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads_arg(args.threads)?)
-            .build()
-            .context("starting worker threads")?;
-        let ingested = pool.install(|| {
-            ingest(
-                &args.inputs,
-                &IngestOptions {
-                    format,
-                    dedupe: !args.keep_duplicates,
-                    ..IngestOptions::default()
-                },
-            )
-        })?;
-        writeln!(out, "{}", ingested.summary)?;
-        eprintln!(
-            "read {} games in {:.1} s",
-            ingested.games.len(),
-            start.elapsed().as_secs_f64()
-        );
-        train(&ingested.games, &opts, on_progress).map_err(|e| bad(e.to_string()))?
-    };
-    report.eval.save(&out_path)?;
+    }
+}
+
+/// The per-phase error table.
+fn write_report(report: &TrainReport, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "{} training / {} held-out positions; mean absolute error in discs (hand = hand-made \
@@ -341,13 +381,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         m(tot[1]),
         m(tot[2]),
         m(tot[3])
-    )?;
-    writeln!(
-        out,
-        "wrote {} ({} phases) in {:.1} s",
-        out_path.display(),
-        report.eval.phases(),
-        start.elapsed().as_secs_f64()
     )?;
     Ok(())
 }

@@ -255,13 +255,25 @@ pub fn from_text(text: &str, path: &Path) -> Result<Vec<Labelled>, LabelError> {
     Ok(out)
 }
 
+/// Reads a labels file from `reader` (`path` names it in errors).
+pub fn read(mut reader: impl std::io::Read, path: &Path) -> Result<Vec<Labelled>, LabelError> {
+    let mut text = String::new();
+    reader
+        .read_to_string(&mut text)
+        .map_err(|reason| LabelError::Io {
+            path: path.to_path_buf(),
+            reason,
+        })?;
+    from_text(&text, path)
+}
+
 /// Reads a labels file.
 pub fn load(path: &Path) -> Result<Vec<Labelled>, LabelError> {
-    let text = std::fs::read_to_string(path).map_err(|reason| LabelError::Io {
+    let file = std::fs::File::open(path).map_err(|reason| LabelError::Io {
         path: path.to_path_buf(),
         reason,
     })?;
-    from_text(&text, path)
+    read(file, path)
 }
 
 #[cfg(test)]
