@@ -19,7 +19,7 @@ use crate::engine::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::transcript::GameRecord;
 use fit::{fit_hand, mean, slot_offsets, Fit};
 use holdout::is_held_out;
-use samples::{build_samples, game_positions, Raw};
+use samples::{build_samples, game_positions, Raw, Samples};
 
 mod fit;
 pub mod holdout;
@@ -275,25 +275,21 @@ fn phases_of_width(w: usize) -> [u8; PHASE_SLOTS] {
     phase_of
 }
 
-/// One fit per phase over the samples, then the error report on the held-out ones.
-fn fit_all(
-    train_raw: Vec<Raw>,
-    val_raw: Vec<Raw>,
-    opts: &TrainOptions,
+/// Per phase, the prior's weights and biases in discs (the solver's unit); the prior must
+/// have the phases of `phase_of`.
+fn prior_weights(
     prior: Option<&PatternEval>,
-    (used, skipped): (usize, usize),
-    mut progress: impl FnMut(&Progress),
-) -> Result<TrainReport, TrainError> {
-    let phase_of = phases_of_width(opts.phase_width);
+    phase_of: &[u8; PHASE_SLOTS],
+    width: usize,
+) -> Result<Option<Vec<Vec<f64>>>, TrainError> {
     let per = PatternEval::weights_per_phase();
-    // Per phase, the prior's weights and biases in discs (the solver's unit).
-    let prior: Option<Vec<Vec<f64>>> = match prior {
+    Ok(match prior {
         None => None,
-        Some(e) if *e.phase_of() != phase_of => {
+        Some(e) if e.phase_of() != phase_of => {
             return Err(TrainError::Options(format!(
                 "the prior evaluation has {} phases of another width than --phase-width {}",
                 e.phases(),
-                opts.phase_width
+                width
             )))
         }
         Some(e) => {
@@ -306,7 +302,21 @@ fn fit_all(
                     .collect(),
             )
         }
-    };
+    })
+}
+
+/// One fit per phase over the samples, then the error report on the held-out ones.
+fn fit_all(
+    train_raw: Vec<Raw>,
+    val_raw: Vec<Raw>,
+    opts: &TrainOptions,
+    prior: Option<&PatternEval>,
+    (used, skipped): (usize, usize),
+    mut progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    let phase_of = phases_of_width(opts.phase_width);
+    let per = PatternEval::weights_per_phase();
+    let prior = prior_weights(prior, &phase_of, opts.phase_width)?;
     let train = build_samples(train_raw, false);
     let val = build_samples(val_raw, true);
     progress(&Progress::Extracted {
@@ -365,46 +375,18 @@ fn fit_all(
     let eval = PatternEval::from_parts(phase_of, bias, weights)
         .map_err(|e| TrainError::Options(e.to_string()))?;
 
-    let hand = HandEval::default();
     let reports = fits
         .iter()
         .map(|(lo, hi, sol)| {
-            let tr = train.range(*lo, *hi);
             let fit = Fit {
                 s: &train,
-                range: tr.clone(),
+                range: train.range(*lo, *hi),
                 off,
                 per,
                 lambda: opts.lambda,
                 lambda_bias,
             };
-            let mut abs = 0.0;
-            fit.predict(sol, |j, v| abs += (v - f64::from(train.label[j])).abs());
-            let hand_fit = fit_hand(&train, tr.clone());
-            let (mut pm, mut hm, mut pr, mut hr) = (0.0, 0.0, 0.0, 0.0);
-            let vr = val.range(*lo, *hi);
-            for j in vr.clone() {
-                let (p, o) = val.boards[j];
-                let pv = f64::from(eval.eval(p, o)) / f64::from(SCALE);
-                let hv = hand_fit.0 * f64::from(hand.eval(p, o)) / f64::from(SCALE) + hand_fit.1;
-                let (l, r) = (f64::from(val.best[j]), f64::from(val.result[j]));
-                pm += (pv - l).abs();
-                hm += (hv - l).abs();
-                pr += (pv - r).abs();
-                hr += (hv - r).abs();
-            }
-            let nv = vr.len();
-            PhaseReport {
-                empties: (*lo as u32, *hi as u32),
-                train: tr.len(),
-                validation: nv,
-                train_mae: mean(abs, tr.len()),
-                pattern_mae: mean(pm, nv),
-                hand_mae: mean(hm, nv),
-                pattern_mae_result: mean(pr, nv),
-                hand_mae_result: mean(hr, nv),
-                hand_fit,
-            }
+            phase_report(&fit, sol, &val, &eval, (*lo, *hi))
         })
         .collect();
     Ok(TrainReport {
@@ -412,4 +394,46 @@ fn fit_all(
         phases: reports,
         positions: (train.len(), val.len()),
     })
+}
+
+/// The errors of the phase `empties` fitted by `fit` (over exactly the phase's training
+/// positions) with solution `sol`: training error, and held-out errors of `eval` and of the
+/// hand evaluation scaled on the training positions.
+fn phase_report(
+    fit: &Fit,
+    sol: &[f64],
+    val: &Samples,
+    eval: &PatternEval,
+    (lo, hi): (usize, usize),
+) -> PhaseReport {
+    let train = fit.s;
+    let tr = fit.range.clone();
+    let mut abs = 0.0;
+    fit.predict(sol, |j, v| abs += (v - f64::from(train.label[j])).abs());
+    let hand_fit = fit_hand(train, tr.clone());
+    let hand = HandEval::default();
+    let (mut pm, mut hm, mut pr, mut hr) = (0.0, 0.0, 0.0, 0.0);
+    let vr = val.range(lo, hi);
+    for j in vr.clone() {
+        let (p, o) = val.boards[j];
+        let pv = f64::from(eval.eval(p, o)) / f64::from(SCALE);
+        let hv = hand_fit.0 * f64::from(hand.eval(p, o)) / f64::from(SCALE) + hand_fit.1;
+        let (l, r) = (f64::from(val.best[j]), f64::from(val.result[j]));
+        pm += (pv - l).abs();
+        hm += (hv - l).abs();
+        pr += (pv - r).abs();
+        hr += (hv - r).abs();
+    }
+    let nv = vr.len();
+    PhaseReport {
+        empties: (lo as u32, hi as u32),
+        train: tr.len(),
+        validation: nv,
+        train_mae: mean(abs, tr.len()),
+        pattern_mae: mean(pm, nv),
+        hand_mae: mean(hm, nv),
+        pattern_mae_result: mean(pr, nv),
+        hand_mae_result: mean(hr, nv),
+        hand_fit,
+    }
 }
