@@ -4,7 +4,9 @@ use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
-use othbook::train::{train, train_joint, train_labels, Progress, TrainOptions, TrainReport};
+use othbook::train::{
+    parity, train, train_joint, train_labels, Progress, TrainOptions, TrainReport,
+};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,10 @@ pub struct Args {
     /// the embedded ones).
     #[arg(long, requires = "labels", conflicts_with = "inputs")]
     prior: Option<PathBuf>,
+    /// After the fit, search this many training positions at 20-40 empties to depths 8-11 and
+    /// add half the mean odd-even gap to every bias (0: no correction).
+    #[arg(long, default_value_t = 0)]
+    parity_positions: usize,
     /// With --labels and game files: how many game positions one label weighs.
     #[arg(long, default_value_t = 1.0, requires = "labels")]
     label_weight: f64,
@@ -234,25 +240,41 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let start = Instant::now();
     let on_progress = |p: &Progress| report_progress(p, &opts, start);
     let labels = args.labels.as_deref().map(read_labels).transpose()?;
-    let report = match (&labels, args.inputs.is_empty()) {
+    let n = args.parity_positions;
+    let (report, parity_set) = match (&labels, args.inputs.is_empty()) {
         (Some(labels), true) => {
             let prior = match &args.prior {
                 Some(p) => PatternEval::load(p)?,
                 None => PatternEval::default(),
             };
-            train_labels(labels, &opts, &prior, on_progress)
+            (
+                train_labels(labels, &opts, &prior, on_progress),
+                parity::positions_from_labels(labels, opts.holdout, n),
+            )
         }
         (labels, _) => {
             let games = read_games(&args, out, start)?;
-            match labels {
+            let set = parity::positions_from_games(&games, opts.holdout, n);
+            let report = match labels {
                 Some(labels) => train_joint(&games, labels, args.label_weight, &opts, on_progress),
                 None => train(&games, &opts, on_progress),
-            }
+            };
+            (report, set)
         }
-    }
-    .map_err(|e| bad(e.to_string()))?;
-    report.eval.save(&out_path)?;
+    };
+    let mut report = report.map_err(|e| bad(e.to_string()))?;
     write_report(&report, out)?;
+    if n > 0 {
+        let (eval, gap, shift) = parity::correct(&report.eval, &parity_set)?;
+        writeln!(
+            out,
+            "parity correction over {} training positions: odd-even {gap:+.2} discs, biases \
+             {shift:+.2} discs (the table above is before it)",
+            parity_set.len()
+        )?;
+        report.eval = eval;
+    }
+    report.eval.save(&out_path)?;
     writeln!(
         out,
         "wrote {} ({} phases) in {:.1} s",

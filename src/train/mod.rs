@@ -24,6 +24,7 @@ use samples::{build_samples, game_positions, Raw, Samples};
 mod fit;
 pub mod holdout;
 pub mod label;
+pub mod parity;
 pub mod probcut;
 mod samples;
 
