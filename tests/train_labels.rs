@@ -274,3 +274,36 @@ fn a_prior_of_another_phase_width_is_refused() {
     };
     assert!(train_labels(&labels, &opts, &PatternEval::default(), |_| {}).is_err());
 }
+
+#[test]
+fn the_parity_correction_shifts_every_bias_and_closes_the_odd_even_gap() {
+    use othbook::train::parity;
+    let games = games();
+    let positions = parity::positions_from_games(&games, 20, 12);
+    assert_eq!(positions.len(), 12);
+    assert!(positions
+        .iter()
+        .all(|b| (20..=40).contains(&b.empty_count())));
+    let eval = PatternEval::default();
+    let shifted = parity::shift_biases(&eval, 1.5);
+    for b in &positions {
+        let (p, o) = (b.player().0, b.opponent().0);
+        assert_eq!(shifted.eval(p, o) - eval.eval(p, o), 3 * SCALE / 2);
+    }
+    let before = parity::odd_minus_even(&eval, &positions).unwrap();
+    let after_shift = parity::odd_minus_even(&shifted, &positions).unwrap();
+    // Every leaf of a search has one parity: +1.5 discs at the leaves moves odd depths down
+    // and even ones up by 1.5 (ProbCut's shallow searches keep the parity too).
+    assert!(
+        (after_shift - before + 3.0).abs() < 0.5,
+        "{before} -> {after_shift}"
+    );
+    let (corrected, gap, shift) = parity::correct(&shifted, &positions).unwrap();
+    assert_eq!(gap, after_shift);
+    assert_eq!(shift, gap / 2.0);
+    let left = parity::odd_minus_even(&corrected, &positions).unwrap();
+    assert!(
+        left.abs() < 0.5 && left.abs() < gap.abs(),
+        "{gap} -> {left}"
+    );
+}
