@@ -201,7 +201,7 @@ pub fn train_joint(
     check(opts)?;
     if !(label_weight.is_finite() && label_weight > 0.0) {
         return Err(TrainError::Options(format!(
-            "label weight {label_weight} must be a positive number"
+            "--label-weight {label_weight} must be a positive number"
         )));
     }
     let (mut train_raw, val_raw, counts) = game_sets(games, opts);
@@ -216,19 +216,19 @@ pub fn train_joint(
 pub fn check(opts: &TrainOptions) -> Result<(), TrainError> {
     if !(1..=60).contains(&opts.phase_width) {
         return Err(TrainError::Options(format!(
-            "phase width {} is out of range: use 1 to 60",
+            "--phase-width {} is out of range: use 1 to 60",
             opts.phase_width
         )));
     }
     if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
         return Err(TrainError::Options(format!(
-            "lambda {} must be a positive number",
+            "--lambda {} must be a positive number",
             opts.lambda
         )));
     }
     if opts.holdout == 1 {
         return Err(TrainError::Options(
-            "holdout 1 would hold out every game".to_string(),
+            "--holdout 1 would hold out every game".to_string(),
         ));
     }
     Ok(())
