@@ -1,13 +1,14 @@
-//! Training labels from the engine's searches: the labelling rule, the labels file round trip
-//! through the command, and training on labels (pulled toward the prior, lower error,
-//! deterministic).
+//! Training labels from the engine's searches: the labelling rule at each selectivity, runs in
+//! parts, the labels file round trip through the command (and standard input), training on
+//! labels (pulled toward the prior, lower error, deterministic) and the joint fit of game
+//! results and labels.
 
 mod common;
 
 use common::{need, othbook};
-use othbook::engine::{Engine, EngineOptions, Evaluator, Limits, PatternEval, SCALE};
+use othbook::engine::{Engine, EngineOptions, Evaluator, Limits, PatternEval, Selectivity, SCALE};
 use othbook::train::label::{self, LabelOptions};
-use othbook::train::{train_labels, TrainOptions};
+use othbook::train::{train, train_joint, train_labels, TrainOptions};
 use othbook::transcript::{ingest, IngestOptions};
 use std::path::PathBuf;
 
@@ -29,32 +30,23 @@ fn engine() -> Engine {
     Engine::try_with_evaluator(EngineOptions::default(), PatternEval::default()).expect("engine")
 }
 
-#[test]
-fn labels_are_exact_solves_near_the_end_and_mean_depths_above() {
-    let opts = LabelOptions {
-        every: 16,
-        per_game: 2,
-        empties: (10, 24),
-        exact: 14,
-        depth: 3,
-        ..LabelOptions::default()
-    };
-    let games = games();
-    let labels = label::label(&games, &mut engine(), &opts, |_| {}).expect("labels");
-    assert!(labels.len() >= 20, "{} labels", labels.len());
+/// Checks that `labels` follow the rule of `opts` (solves up to `opts.exact`, the mean of
+/// depth `opts.depth` and `+1` at `opts.selectivity` above) and returns (solved, searched).
+fn check_rule(labels: &[label::Labelled], opts: &LabelOptions) -> (usize, usize) {
     let mut check = engine();
     let (mut exact, mut searched) = (0, 0);
-    for l in &labels {
+    for l in labels {
         check.clear();
         let e = l.board.empty_count();
-        assert!((10..=24).contains(&e));
-        let want = if e <= 14 {
+        assert!((opts.empties.0..=opts.empties.1).contains(&e));
+        let want = if e <= opts.exact {
             exact += 1;
             (check.analyze(&l.board, &Limits::exact()).unwrap().score / SCALE) as f32
         } else {
             searched += 1;
-            let a = check.analyze(&l.board, &Limits::depth(3)).unwrap().score;
-            let b = check.analyze(&l.board, &Limits::depth(4)).unwrap().score;
+            let at = |d| Limits::depth(d).selectivity(opts.selectivity);
+            let a = check.analyze(&l.board, &at(opts.depth)).unwrap().score;
+            let b = check.analyze(&l.board, &at(opts.depth + 1)).unwrap().score;
             (a + b) as f32 / 2.0 / SCALE as f32
         };
         assert!(
@@ -64,12 +56,129 @@ fn labels_are_exact_solves_near_the_end_and_mean_depths_above() {
             l.value
         );
     }
-    assert!(exact > 0 && searched > 0);
-    // Same games and options: the same labels.
-    assert_eq!(
-        label::label(&games, &mut engine(), &opts, |_| {}).unwrap(),
+    (exact, searched)
+}
+
+#[test]
+fn labels_are_exact_solves_near_the_end_and_mean_depths_above() {
+    let games = games();
+    let mut by_level = Vec::new();
+    for selectivity in [Selectivity::EXACT, Selectivity::LOWEST] {
+        let opts = LabelOptions {
+            every: 16,
+            per_game: 2,
+            empties: (10, 24),
+            exact: 14,
+            depth: 5,
+            selectivity,
+            ..LabelOptions::default()
+        };
+        let labels = label::label(&games, &mut engine(), &opts, |_| {}).expect("labels");
+        assert!(labels.len() >= 20, "{} labels", labels.len());
+        let (exact, searched) = check_rule(&labels, &opts);
+        assert!(exact > 0 && searched > 0);
+        // Same games and options: the same labels.
+        assert_eq!(
+            label::label(&games, &mut engine(), &opts, |_| {}).unwrap(),
+            labels
+        );
+        by_level.push(labels);
+    }
+    // The solves are exact at every selectivity; ProbCut changes some searched values.
+    let (full, cut) = (&by_level[0], &by_level[1]);
+    assert_eq!(full.len(), cut.len());
+    let mut changed = 0;
+    for (a, b) in full.iter().zip(cut) {
+        assert_eq!(a.board, b.board);
+        if a.board.empty_count() <= 14 {
+            assert_eq!(a.value, b.value, "a solve depends on the selectivity");
+        } else if a.value != b.value {
+            changed += 1;
+        }
+    }
+    assert!(changed > 0, "73% gave the full-width values everywhere");
+}
+
+#[test]
+fn parts_of_a_label_run_hold_the_whole_runs_positions() {
+    let games = games();
+    let opts = LabelOptions {
+        every: 40,
+        empties: (10, 30),
+        exact: 12,
+        depth: 2,
+        ..LabelOptions::default()
+    };
+    let key = |l: &label::Labelled| (l.board.player().0, l.board.opponent().0, l.value.to_bits());
+    let mut whole: Vec<_> = label::label(&games, &mut engine(), &opts, |_| {})
+        .unwrap()
+        .iter()
+        .map(key)
+        .collect();
+    let mut parts = Vec::new();
+    for k in 0..3 {
+        let part = LabelOptions {
+            part: (k, 3),
+            ..opts
+        };
+        let labels = label::label(&games, &mut engine(), &part, |_| {}).unwrap();
+        assert!(!labels.is_empty() && labels.len() < whole.len());
+        parts.extend(labels.iter().map(key));
+    }
+    whole.sort_unstable();
+    parts.sort_unstable();
+    assert_eq!(parts, whole);
+    let bad = LabelOptions {
+        part: (3, 3),
+        ..opts
+    };
+    assert!(label::label(&games, &mut engine(), &bad, |_| {}).is_err());
+}
+
+#[test]
+fn joint_fit_is_deterministic_and_weighs_the_labels() {
+    let games = games();
+    let lab_opts = LabelOptions {
+        every: 8,
+        empties: (14, 40),
+        exact: 14,
+        depth: 2,
+        ..LabelOptions::default()
+    };
+    let labels = label::label(&games, &mut engine(), &lab_opts, |_| {}).expect("labels");
+    let opts = TrainOptions {
+        iterations: 10,
+        ..TrainOptions::default()
+    };
+    // Without labels, the joint fit is the game-result fit, byte for byte.
+    let plain = train(&games, &opts, |_| {}).expect("trains");
+    let none = train_joint(&games, &[], 3.0, &opts, |_| {}).expect("trains");
+    assert_eq!(plain.eval.to_bytes(), none.eval.to_bytes());
+    let mae = |e: &PatternEval| {
         labels
+            .iter()
+            .map(|l| {
+                let v = e.eval(l.board.player().0, l.board.opponent().0) as f32 / SCALE as f32;
+                f64::from((v - l.value).abs())
+            })
+            .sum::<f64>()
+            / labels.len() as f64
+    };
+    let light = train_joint(&games, &labels, 1.0, &opts, |_| {}).expect("trains");
+    let heavy = train_joint(&games, &labels, 50.0, &opts, |_| {}).expect("trains");
+    let again = train_joint(&games, &labels, 50.0, &opts, |_| {}).expect("trains");
+    assert_eq!(
+        heavy.eval.to_bytes(),
+        again.eval.to_bytes(),
+        "deterministic"
     );
+    let (p, l, h) = (mae(&plain.eval), mae(&light.eval), mae(&heavy.eval));
+    assert!(
+        h < l && l <= p,
+        "label error: plain {p}, weight 1 {l}, weight 50 {h}"
+    );
+    assert!(train_joint(&games, &labels, 0.0, &opts, |_| {}).is_err());
+    assert!(train_joint(&games, &labels, f64::NAN, &opts, |_| {}).is_err());
 }
 
 #[test]
@@ -130,6 +239,15 @@ fn label_command_writes_a_file_that_trains_toward_its_labels() {
         .assert()
         .success();
     assert_eq!(std::fs::read(&out).unwrap(), a.eval.to_bytes());
+    // `--labels -` reads standard input (it used to look for a file named `-`).
+    let piped = dir.path().join("piped.bin");
+    othbook()
+        .args(["train", "--labels", "-", "--holdout", "0", "--out"])
+        .arg(&piped)
+        .write_stdin(std::fs::read(&lab).unwrap())
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&piped).unwrap(), a.eval.to_bytes());
     let junk = dir.path().join("junk.txt");
     std::fs::write(&junk, "hello\n").unwrap();
     let err = othbook()
@@ -155,4 +273,37 @@ fn a_prior_of_another_phase_width_is_refused() {
         ..TrainOptions::default()
     };
     assert!(train_labels(&labels, &opts, &PatternEval::default(), |_| {}).is_err());
+}
+
+#[test]
+fn the_parity_correction_shifts_every_bias_and_closes_the_odd_even_gap() {
+    use othbook::train::parity;
+    let games = games();
+    let positions = parity::positions_from_games(&games, 20, 12);
+    assert_eq!(positions.len(), 12);
+    assert!(positions
+        .iter()
+        .all(|b| (20..=40).contains(&b.empty_count())));
+    let eval = PatternEval::default();
+    let shifted = parity::shift_biases(&eval, 1.5);
+    for b in &positions {
+        let (p, o) = (b.player().0, b.opponent().0);
+        assert_eq!(shifted.eval(p, o) - eval.eval(p, o), 3 * SCALE / 2);
+    }
+    let before = parity::odd_minus_even(&eval, &positions).unwrap();
+    let after_shift = parity::odd_minus_even(&shifted, &positions).unwrap();
+    // Every leaf of a search has one parity: +1.5 discs at the leaves moves odd depths down
+    // and even ones up by 1.5 (ProbCut's shallow searches keep the parity too).
+    assert!(
+        (after_shift - before + 3.0).abs() < 0.5,
+        "{before} -> {after_shift}"
+    );
+    let (corrected, gap, shift) = parity::correct(&shifted, &positions).unwrap();
+    assert_eq!(gap, after_shift);
+    assert_eq!(shift, gap / 2.0);
+    let left = parity::odd_minus_even(&corrected, &positions).unwrap();
+    assert!(
+        left.abs() < 0.5 && left.abs() < gap.abs(),
+        "{gap} -> {left}"
+    );
 }

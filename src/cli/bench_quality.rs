@@ -10,8 +10,9 @@
 
 use anyhow::{bail, Context, Result};
 use othbook::board::Position;
-use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, SCALE};
+use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, Selectivity, SCALE};
 use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
+use othbook::train::label::{value, LabelOptions};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use serde::Serialize;
 use std::io::Write;
@@ -48,9 +49,29 @@ pub struct QualityArgs {
         requires = "quality"
     )]
     pub accuracy_depths: Vec<u32>,
+    /// Also measure the training labels `othbook train label --depth D` would give (the mean
+    /// of depth D and D+1 searches) against the theoretical scores at 24 empties.
+    #[arg(long, requires = "quality")]
+    pub label_depth: Option<u32>,
+    /// Multi-ProbCut level of those label searches (as `train label --selectivity`).
+    #[arg(long, default_value_t = LabelOptions::default().selectivity, requires = "label_depth")]
+    pub label_selectivity: Selectivity,
     /// Print the report as JSON.
     #[arg(long, requires = "quality")]
     pub json: bool,
+}
+
+/// The accuracy of the training labels' rule at 24 empties.
+#[derive(Serialize, Debug)]
+pub struct LabelAccuracy {
+    /// Depth D of the mean of depth D and D+1.
+    pub depth: u32,
+    /// Multi-ProbCut level, as given to `train label --selectivity`.
+    pub selectivity: String,
+    /// Mean absolute error in discs against the theoretical score.
+    pub mae: f64,
+    /// Mean milliseconds per label.
+    pub ms_per_label: f64,
 }
 
 /// The measurement.
@@ -72,6 +93,8 @@ pub struct QualityReport {
     pub accuracy_positions: usize,
     /// Mean absolute error in discs against the theoretical score, per depth.
     pub accuracy: Vec<(u32, f64)>,
+    /// The training labels' rule at the same positions, when asked.
+    pub labels: Option<LabelAccuracy>,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -197,6 +220,15 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         );
         accuracy.push((d, err / exact.len().max(1) as f64));
     }
+    let labels = match args.label_depth {
+        Some(depth) => Some(label_accuracy(
+            &mut engine,
+            &exact,
+            depth,
+            args.label_selectivity,
+        )?),
+        None => None,
+    };
     Ok(QualityReport {
         eval: args.eval.clone(),
         held_out_games: games.len(),
@@ -206,7 +238,36 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         odd_minus_even: odd_even / (n_swing * pairs as f64),
         accuracy_positions: exact.len(),
         accuracy,
+        labels,
         seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The error and cost of `train label`'s values at depth `depth` and `selectivity` on the
+/// accuracy positions.
+fn label_accuracy(
+    engine: &mut Engine,
+    exact: &[Scored],
+    depth: u32,
+    selectivity: Selectivity,
+) -> Result<LabelAccuracy> {
+    let opts = LabelOptions {
+        depth,
+        selectivity,
+        ..LabelOptions::default()
+    };
+    opts.check()?;
+    let start = Instant::now();
+    let mut err = 0.0;
+    for s in exact {
+        err += (f64::from(value(engine, &s.position.board, &opts)?) - f64::from(s.exact)).abs();
+    }
+    let n = exact.len().max(1) as f64;
+    Ok(LabelAccuracy {
+        depth,
+        selectivity: selectivity.to_string(),
+        mae: err / n,
+        ms_per_label: start.elapsed().as_secs_f64() * 1000.0 / n,
     })
 }
 
@@ -243,6 +304,17 @@ pub fn run(args: &QualityArgs, hash_mb: usize, out: &mut impl Write) -> Result<(
     )?;
     for (d, e) in &r.accuracy {
         writeln!(out, "  depth {d:>2}    {e:>6.2}")?;
+    }
+    if let Some(l) = &r.labels {
+        writeln!(
+            out,
+            "  labels (mean of depth {} and {}, selectivity {}) {:>6.2}, {:.1} ms a label",
+            l.depth,
+            l.depth + 1,
+            l.selectivity,
+            l.mae,
+            l.ms_per_label
+        )?;
     }
     writeln!(out, "{:.1} s", r.seconds)?;
     Ok(())

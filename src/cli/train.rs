@@ -2,12 +2,14 @@
 
 use super::common::{bad, threads_arg};
 use anyhow::{Context, Result};
-use othbook::engine::{Engine, EngineOptions, PatternEval};
+use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
-use othbook::train::{train, train_labels, Progress, TrainOptions};
-use othbook::transcript::{ingest, IngestOptions};
+use othbook::train::{
+    parity, train, train_joint, train_labels, Progress, TrainOptions, TrainReport,
+};
+use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `othbook train`.
@@ -24,7 +26,10 @@ With --labels FILE (written by `othbook train label`) the positions of the file 
 search values are the training set instead (every --holdout-th line held out), and the fit \
 starts from the --prior weights (default: the embedded ones) and is pulled toward them \
 (--lambda) instead of toward 0:\n  othbook train label ../shared/data/wthor/*.wtb --out \
-labels.txt\n  othbook train --labels labels.txt --out eval.bin",
+labels.txt\n  othbook train --labels labels.txt --out eval.bin\n\nWith game files and \
+--labels, both train in one fit toward 0, each label weighing --label-weight game \
+positions:\n  othbook train ../shared/data/wthor/*.wtb --labels labels.txt --label-weight 4 \
+--out eval.bin",
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -37,12 +42,21 @@ pub struct Args {
     /// The weight file to write.
     #[arg(short, long, required = true)]
     out: Option<PathBuf>,
-    /// Train on this labels file (from `othbook train label`) instead of game results.
-    #[arg(long, conflicts_with = "inputs")]
+    /// Train on this labels file (from `othbook train label`; - for standard input): alone,
+    /// instead of game results; with game files, together with them (--label-weight).
+    #[arg(long)]
     labels: Option<PathBuf>,
-    /// With --labels: the weights to start from and pull toward (default: the embedded ones).
-    #[arg(long, requires = "labels")]
+    /// With --labels and no game files: the weights to start from and pull toward (default:
+    /// the embedded ones).
+    #[arg(long, requires = "labels", conflicts_with = "inputs")]
     prior: Option<PathBuf>,
+    /// After the fit, search this many training positions at 20-40 empties to depths 8-11 and
+    /// add half the mean odd-even gap to every bias (0: no correction).
+    #[arg(long, default_value_t = 0)]
+    parity_positions: usize,
+    /// With --labels and game files: how many game positions one label weighs.
+    #[arg(long, default_value_t = 1.0, requires = "labels")]
+    label_weight: f64,
     /// Empty-square counts per phase (1-60).
     #[arg(long, default_value_t = TrainOptions::default().phase_width)]
     phase_width: usize,
@@ -112,14 +126,22 @@ struct LabelArgs {
     /// Value other positions by the mean of depth D and D+1 searches.
     #[arg(long, default_value_t = LabelOptions::default().depth)]
     depth: u32,
+    /// Multi-ProbCut level of the searches above --exact: 73, 87, 95, 98, 99 or exact
+    /// (full width; the solves are always exact).
+    #[arg(long, default_value_t = LabelOptions::default().selectivity)]
+    selectivity: Selectivity,
+    /// Label only part K of N of the chosen games (K/N, 0 <= K < N): the parts of one set,
+    /// concatenated in order, hold the set's positions; for long runs in pieces.
+    #[arg(long, default_value = "0/1")]
+    part: String,
     /// Stop after this many positions.
     #[arg(long)]
     limit: Option<usize>,
     /// Weight file to search with (default: the embedded weights).
     #[arg(long)]
     eval: Option<PathBuf>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB (cleared before every label: a small one is faster).
+    #[arg(long, default_value_t = 4)]
     hash: usize,
     /// Read every input as this format (default: by extension and content).
     #[arg(long = "input-format")]
@@ -141,6 +163,12 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
         empties: (lo, hi),
         exact: args.exact,
         depth: args.depth,
+        selectivity: args.selectivity,
+        part: args
+            .part
+            .split_once('/')
+            .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)))
+            .ok_or_else(|| bad("--part: use K/N, such as 0/4"))?,
         limit: args.limit.unwrap_or(usize::MAX),
     };
     opts.check().map_err(|e| bad(e.to_string()))?;
@@ -197,8 +225,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         None => args,
     };
     let out_path = args.out.clone().ok_or_else(|| bad("--out is required"))?;
-    super::common::distinct_files(&args.inputs, &[&out_path])?;
-    let format = super::common::input_format(args.input_format.as_deref())?;
+    let mut read_files = args.inputs.clone();
+    read_files.extend(args.labels.iter().cloned());
+    super::common::distinct_files(&read_files, &[&out_path])?;
     let opts = TrainOptions {
         phase_width: args.phase_width,
         smoothing: args.smoothing,
@@ -207,17 +236,92 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         holdout: args.holdout,
         theoretical_from: (args.theoretical_from > 0).then_some(args.theoretical_from),
     };
-    if !(1..=60).contains(&opts.phase_width) {
-        return Err(bad("--phase-width: use 1 to 60"));
-    }
-    if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
-        return Err(bad("--lambda must be a positive number"));
-    }
-    if opts.holdout == 1 {
-        return Err(bad("--holdout 1 would hold out every game"));
-    }
+    othbook::train::check(&opts).map_err(|e| bad(e.to_string()))?;
     let start = Instant::now();
-    let on_progress = |p: &Progress| match p {
+    let on_progress = |p: &Progress| report_progress(p, &opts, start);
+    let labels = args.labels.as_deref().map(read_labels).transpose()?;
+    let n = args.parity_positions;
+    let (report, parity_set) = match (&labels, args.inputs.is_empty()) {
+        (Some(labels), true) => {
+            let prior = match &args.prior {
+                Some(p) => PatternEval::load(p)?,
+                None => PatternEval::default(),
+            };
+            (
+                train_labels(labels, &opts, &prior, on_progress),
+                parity::positions_from_labels(labels, opts.holdout, n),
+            )
+        }
+        (labels, _) => {
+            let games = read_games(&args, out, start)?;
+            let set = parity::positions_from_games(&games, opts.holdout, n);
+            let report = match labels {
+                Some(labels) => train_joint(&games, labels, args.label_weight, &opts, on_progress),
+                None => train(&games, &opts, on_progress),
+            };
+            (report, set)
+        }
+    };
+    let mut report = report.map_err(|e| bad(e.to_string()))?;
+    write_report(&report, out)?;
+    if n > 0 {
+        let (eval, gap, shift) = parity::correct(&report.eval, &parity_set)?;
+        writeln!(
+            out,
+            "parity correction over {} training positions: odd-even {gap:+.2} discs, biases \
+             {shift:+.2} discs (the table above is before it)",
+            parity_set.len()
+        )?;
+        report.eval = eval;
+    }
+    report.eval.save(&out_path)?;
+    writeln!(
+        out,
+        "wrote {} ({} phases) in {:.1} s",
+        out_path.display(),
+        report.eval.phases(),
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// A labels file, or standard input for `-`.
+fn read_labels(path: &Path) -> Result<Vec<label::Labelled>> {
+    Ok(if path.as_os_str() == "-" {
+        label::read(std::io::stdin().lock(), Path::new("<stdin>"))?
+    } else {
+        label::load(path)?
+    })
+}
+
+/// The games of the inputs (read by `--threads` threads).
+fn read_games(args: &Args, out: &mut impl Write, start: Instant) -> Result<Vec<GameRecord>> {
+    let format = super::common::input_format(args.input_format.as_deref())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads_arg(args.threads)?)
+        .build()
+        .context("starting worker threads")?;
+    let ingested = pool.install(|| {
+        ingest(
+            &args.inputs,
+            &IngestOptions {
+                format,
+                dedupe: !args.keep_duplicates,
+                ..IngestOptions::default()
+            },
+        )
+    })?;
+    writeln!(out, "{}", ingested.summary)?;
+    eprintln!(
+        "read {} games in {:.1} s",
+        ingested.games.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ingested.games)
+}
+
+fn report_progress(p: &Progress, opts: &TrainOptions, start: Instant) {
+    match p {
         Progress::Extracted {
             games,
             skipped,
@@ -241,39 +345,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             opts.iterations,
             start.elapsed().as_secs_f64()
         ),
-    };
-    let report = if let Some(path) = &args.labels {
-        super::common::distinct_files(std::slice::from_ref(path), &[&out_path])?;
-        let labels = label::load(path)?;
-        let prior = match &args.prior {
-            Some(p) => PatternEval::load(p)?,
-            None => PatternEval::default(),
-        };
-        train_labels(&labels, &opts, &prior, on_progress).map_err(|e| bad(e.to_string()))?
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads_arg(args.threads)?)
-            .build()
-            .context("starting worker threads")?;
-        let ingested = pool.install(|| {
-            ingest(
-                &args.inputs,
-                &IngestOptions {
-                    format,
-                    dedupe: !args.keep_duplicates,
-                    ..IngestOptions::default()
-                },
-            )
-        })?;
-        writeln!(out, "{}", ingested.summary)?;
-        eprintln!(
-            "read {} games in {:.1} s",
-            ingested.games.len(),
-            start.elapsed().as_secs_f64()
-        );
-        train(&ingested.games, &opts, on_progress).map_err(|e| bad(e.to_string()))?
-    };
-    report.eval.save(&out_path)?;
+    }
+}
+
+/// The per-phase error table.
+fn write_report(report: &TrainReport, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
         "{} training / {} held-out positions; mean absolute error in discs (hand = hand-made \
@@ -327,13 +403,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         m(tot[1]),
         m(tot[2]),
         m(tot[3])
-    )?;
-    writeln!(
-        out,
-        "wrote {} ({} phases) in {:.1} s",
-        out_path.display(),
-        report.eval.phases(),
-        start.elapsed().as_secs_f64()
     )?;
     Ok(())
 }

@@ -2,6 +2,8 @@
 //! each valued by an exact solve near the end and, further up, by the mean of a depth-d and a
 //! depth-(d+1) search (the two depths' opposite parity errors cancel in the mean), and the
 //! labels file that keeps them between `othbook train label` and `othbook train --labels`.
+//! The searches above the solve use Multi-ProbCut at the options' selectivity (exact = full
+//! width); the solves are always exact.
 //!
 //! Labels file: UTF-8 text, a `# othbook labels 1` line, then one position per line:
 //! side to move's discs and opponent's discs as 16 hex digits each, then the value in discs
@@ -26,7 +28,7 @@ pub struct Labelled {
 }
 
 /// Which positions to label and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LabelOptions {
     /// Label every `every`-th game of those not held out.
     pub every: usize,
@@ -41,6 +43,12 @@ pub struct LabelOptions {
     pub exact: u32,
     /// Other positions get the mean of depth `depth` and `depth + 1` searches.
     pub depth: u32,
+    /// Multi-ProbCut level of those searches ([`Selectivity::EXACT`]: full width).
+    pub selectivity: Selectivity,
+    /// Label only part `k` of `n` (`(k, n)`, 0 <= k < n): the games whose number among the
+    /// chosen ones is `k` mod `n`, with the positions they have in the whole set, so that the
+    /// parts of one set, concatenated, are the set's positions (long runs in pieces).
+    pub part: (usize, usize),
     /// Stop after this many positions.
     pub limit: usize,
 }
@@ -53,7 +61,9 @@ impl Default for LabelOptions {
             per_game: 3,
             empties: (12, 54),
             exact: 18,
-            depth: 8,
+            depth: 10,
+            selectivity: Selectivity::LOWEST,
+            part: (0, 1),
             limit: usize::MAX,
         }
     }
@@ -104,6 +114,9 @@ impl LabelOptions {
         if !(1..=30).contains(&self.exact) || !(1..=20).contains(&self.depth) {
             return bad("--exact: use 1 to 30; --depth: use 1 to 20");
         }
+        if self.part.0 >= self.part.1 {
+            return bad("--part: use K/N with 0 <= K < N");
+        }
         Ok(())
     }
 
@@ -129,10 +142,9 @@ pub fn value<E: SearchEval + Clone>(
         let a = engine.analyze(board, &Limits::exact())?;
         return Ok((a.score / SCALE) as f32);
     }
-    // Full-width searches: a label does not depend on ProbCut's table or level.
-    let full = |d| Limits::depth(d).selectivity(Selectivity::EXACT);
-    let a = engine.analyze(board, &full(opts.depth))?;
-    let b = engine.analyze(board, &full(opts.depth + 1))?;
+    let search = |d| Limits::depth(d).selectivity(opts.selectivity);
+    let a = engine.analyze(board, &search(opts.depth))?;
+    let b = engine.analyze(board, &search(opts.depth + 1))?;
     Ok(((a.score + b.score) as f32 / 2.0) / SCALE as f32)
 }
 
@@ -157,7 +169,8 @@ pub fn label<E: SearchEval + Clone>(
         .filter(|(i, _)| !is_held_out(*i, opts.holdout))
         .map(|(_, g)| g)
         .step_by(opts.every);
-    for (n, g) in kept.enumerate() {
+    let (k, parts) = opts.part;
+    for (n, g) in kept.enumerate().filter(|(n, _)| n % parts == k) {
         for e in opts.empties_of(n) {
             if out.len() >= opts.limit {
                 return Ok(out);
@@ -242,13 +255,25 @@ pub fn from_text(text: &str, path: &Path) -> Result<Vec<Labelled>, LabelError> {
     Ok(out)
 }
 
+/// Reads a labels file from `reader` (`path` names it in errors).
+pub fn read(mut reader: impl std::io::Read, path: &Path) -> Result<Vec<Labelled>, LabelError> {
+    let mut text = String::new();
+    reader
+        .read_to_string(&mut text)
+        .map_err(|reason| LabelError::Io {
+            path: path.to_path_buf(),
+            reason,
+        })?;
+    from_text(&text, path)
+}
+
 /// Reads a labels file.
 pub fn load(path: &Path) -> Result<Vec<Labelled>, LabelError> {
-    let text = std::fs::read_to_string(path).map_err(|reason| LabelError::Io {
+    let file = std::fs::File::open(path).map_err(|reason| LabelError::Io {
         path: path.to_path_buf(),
         reason,
     })?;
-    from_text(&text, path)
+    read(file, path)
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Fitting [`PatternEval`] weights, one ridge least-squares fit per game phase by
-//! preconditioned conjugate gradients, to one of two training sets:
+//! preconditioned conjugate gradients ([`fit`]), to one of three training sets:
 //! - [`train`]: every position of every finished game, labelled with the final disc
 //!   difference for the side to move (the WTHOR theoretical score from 24 empties up);
 //! - [`train_labels`]: positions valued by the engine's own searches ([`label`]), the fit
-//!   starting from a prior evaluation and pulled toward it instead of toward 0.
+//!   starting from a prior evaluation and pulled toward it instead of toward 0;
+//! - [`train_joint`]: both in one system, each search label weighing as much as
+//!   `label_weight` game positions.
 //!
 //! Everything is single-threaded and iterates in a fixed order, so the same games and options
 //! always give the same weights, byte for byte.
@@ -12,16 +14,19 @@
 //! the hand evaluation); 2.0 GB at the peak for the 15 million positions of the WTHOR and
 //! Logistello sets, which train in about 2.5 minutes on one core.
 
-use crate::board::{Color, Position};
-use crate::engine::eval::geometry::{indices, layout, INSTANCES, N_INSTANCES};
 use crate::engine::eval::pattern::PHASE_SLOTS;
 use crate::engine::{Evaluator, HandEval, PatternEval, SCALE};
 use crate::transcript::GameRecord;
-use holdout::{is_held_out, theoretical_diff};
+use fit::{fit_hand, mean, slot_offsets, Fit};
+use holdout::is_held_out;
+use samples::{build_samples, game_positions, Raw, Samples};
 
+mod fit;
 pub mod holdout;
 pub mod label;
+pub mod parity;
 pub mod probcut;
+mod samples;
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,46 +71,6 @@ pub enum TrainError {
     /// No usable positions.
     #[error("no finished game with a result to train on")]
     NoData,
-}
-
-/// Positions extracted from games, sorted by number of empties.
-#[derive(Default)]
-struct Samples {
-    /// `N_INSTANCES` representative numbers (within the pattern) per position.
-    feats: Vec<u16>,
-    empties: Vec<u8>,
-    /// Training label in discs (theoretical score where chosen).
-    label: Vec<f32>,
-    /// Real final result in discs.
-    result: Vec<f32>,
-    /// Best-known value in discs: the theoretical score from 24 empties up when the game has
-    /// one, else the real result (the same yardstick whatever the training labels).
-    best: Vec<f32>,
-    /// Boards (side to move, opponent), for measuring the final evaluation.
-    boards: Vec<(u64, u64)>,
-    /// Hand evaluation in [`SCALE`] units.
-    hand: Vec<i16>,
-    /// Start of each empty count's positions (index = empties, 62 entries).
-    start: Vec<usize>,
-}
-
-impl Samples {
-    fn len(&self) -> usize {
-        self.empties.len()
-    }
-
-    fn range(&self, lo: usize, hi: usize) -> std::ops::Range<usize> {
-        self.start[lo.min(61)]..self.start[(hi + 1).min(61)]
-    }
-}
-
-struct Raw {
-    p: u64,
-    o: u64,
-    empties: u8,
-    label: f32,
-    result: f32,
-    best: f32,
 }
 
 /// Progress reports while training.
@@ -173,247 +138,9 @@ pub struct TrainReport {
     pub positions: (usize, usize),
 }
 
-/// Positions of one finished game with their labels, or `None` for a game not to use.
-fn game_positions(g: &GameRecord, theoretical_from: Option<u32>) -> Option<Vec<Raw>> {
-    if !g.complete {
-        return None;
-    }
-    g.result.as_ref()?;
-    let mut pos: Position = g.start;
-    let mut seen = Vec::with_capacity(g.moves.len());
-    for &mv in &g.moves {
-        seen.push(pos);
-        pos = pos.play(mv).ok()?;
-    }
-    if !pos.board.is_game_over() {
-        return None;
-    }
-    // The board is the truth about a finished game (a typed result can be wrong).
-    let result = pos.final_score_black();
-    let theo = g
-        .result
-        .as_ref()
-        .and_then(|r| theoretical_diff(&r.raw))
-        // Only games that got as far as 24 empties have a theoretical score of their own.
-        .filter(|_| pos.board.empty_count() <= 24);
-    let mut out = Vec::with_capacity(seen.len());
-    for q in seen {
-        let b = q.board;
-        if b.is_game_over() {
-            continue;
-        }
-        let e = b.empty_count();
-        let black = match (theo, theoretical_from) {
-            (Some(t), Some(from)) if e >= from => t,
-            _ => result,
-        };
-        let best = match theo {
-            Some(t) if e >= 24 => t,
-            _ => result,
-        };
-        let sign = if q.side == Color::Black { 1.0 } else { -1.0 };
-        out.push(Raw {
-            p: b.player().0,
-            o: b.opponent().0,
-            empties: e as u8,
-            label: sign * black as f32,
-            result: sign * result as f32,
-            best: sign * best as f32,
-        });
-    }
-    Some(out)
-}
-
-/// Sorts positions by empties and computes their pattern numbers; `keep_boards` keeps the
-/// boards and real results too (for measuring held-out errors).
-fn build_samples(raw: Vec<Raw>, keep_boards: bool) -> Samples {
-    let lay = layout();
-    let hand = HandEval::default();
-    let mut counts = [0usize; 62];
-    for r in &raw {
-        counts[usize::from(r.empties) + 1] += 1;
-    }
-    for i in 1..62 {
-        counts[i] += counts[i - 1];
-    }
-    let n = raw.len();
-    let mut s = Samples {
-        feats: vec![0; n * N_INSTANCES],
-        empties: vec![0; n],
-        label: vec![0.0; n],
-        result: if keep_boards {
-            vec![0.0; n]
-        } else {
-            Vec::new()
-        },
-        best: if keep_boards {
-            vec![0.0; n]
-        } else {
-            Vec::new()
-        },
-        boards: if keep_boards {
-            vec![(0, 0); n]
-        } else {
-            Vec::new()
-        },
-        hand: vec![0; n],
-        start: counts.to_vec(),
-    };
-    let mut next = counts;
-    let mut idx = [0u16; N_INSTANCES];
-    for r in raw {
-        let j = next[usize::from(r.empties)];
-        next[usize::from(r.empties)] += 1;
-        indices(r.p, r.o, &mut idx);
-        for (k, (&i, inst)) in idx.iter().zip(INSTANCES.iter()).enumerate() {
-            s.feats[j * N_INSTANCES + k] = lay.canon[inst.pattern as usize][usize::from(i)] as u16;
-        }
-        s.empties[j] = r.empties;
-        s.label[j] = r.label;
-        if keep_boards {
-            s.result[j] = r.result;
-            s.best[j] = r.best;
-            s.boards[j] = (r.p, r.o);
-        }
-        s.hand[j] = hand.eval(r.p, r.o) as i16;
-    }
-    s
-}
-
-/// Start of each instance's pattern inside a phase's representative weights.
-fn slot_offsets() -> [u32; N_INSTANCES] {
-    let lay = layout();
-    let mut o = [0u32; N_INSTANCES];
-    for (slot, inst) in o.iter_mut().zip(INSTANCES.iter()) {
-        *slot = lay.offsets[inst.pattern as usize] as u32;
-    }
-    o
-}
-
-/// Ridge least squares over one range of samples by Jacobi-preconditioned conjugate
-/// gradients. Parameters: the representative weights, then two biases (even, odd empties).
-struct Fit<'a> {
-    s: &'a Samples,
-    range: std::ops::Range<usize>,
-    off: [u32; N_INSTANCES],
-    per: usize,
-    lambda: f64,
-    /// Ridge penalty of the two biases.
-    lambda_bias: f64,
-}
-
-impl Fit<'_> {
-    fn params(&self) -> usize {
-        self.per + 2
-    }
-
-    /// The ridge penalty of parameter `i`.
-    fn lambda_of(&self, i: usize) -> f64 {
-        if i < self.per {
-            self.lambda
-        } else {
-            self.lambda_bias
-        }
-    }
-
-    /// Calls `f(row, feature ids)` for every sample; the ids are the sample's 46 pattern
-    /// weights and its bias.
-    #[inline]
-    fn for_each(&self, mut f: impl FnMut(usize, &[u32; N_INSTANCES + 1])) {
-        let mut ids = [0u32; N_INSTANCES + 1];
-        for j in self.range.clone() {
-            let row = &self.s.feats[j * N_INSTANCES..(j + 1) * N_INSTANCES];
-            for k in 0..N_INSTANCES {
-                ids[k] = self.off[k] + u32::from(row[k]);
-            }
-            ids[N_INSTANCES] = (self.per + usize::from(self.s.empties[j] & 1)) as u32;
-            f(j, &ids);
-        }
-    }
-
-    /// `(AᵀA + λ) v`.
-    fn normal(&self, v: &[f64], out: &mut [f64]) {
-        for (i, (o, x)) in out.iter_mut().zip(v).enumerate() {
-            *o = self.lambda_of(i) * x;
-        }
-        self.for_each(|_, ids| {
-            let t: f64 = ids.iter().map(|&i| v[i as usize]).sum();
-            for &i in ids {
-                out[i as usize] += t;
-            }
-        });
-    }
-
-    /// Minimises |Aw - y|² + λ|w - prior|² (prior 0 when `None`), from `start`.
-    fn solve(&self, iterations: usize, start: &[f64], prior: Option<&[f64]>) -> (Vec<f64>, f64) {
-        let n = self.params();
-        let mut diag: Vec<f64> = (0..n).map(|i| self.lambda_of(i)).collect();
-        let mut b = match prior {
-            Some(w0) => w0.iter().zip(&diag).map(|(x, l)| l * x).collect(),
-            None => vec![0.0; n],
-        };
-        self.for_each(|j, ids| {
-            let y = f64::from(self.s.label[j]);
-            for &i in ids {
-                diag[i as usize] += 1.0;
-                b[i as usize] += y;
-            }
-        });
-        let mut w = start.to_vec();
-        let mut q = vec![0.0; n];
-        self.normal(&w, &mut q);
-        let mut r: Vec<f64> = b.iter().zip(&q).map(|(b, q)| b - q).collect();
-        let b_norm = b.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-30);
-        let mut z: Vec<f64> = r.iter().zip(&diag).map(|(r, d)| r / d).collect();
-        let mut p = z.clone();
-        let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
-        for _ in 0..iterations {
-            if rz <= 0.0 {
-                break;
-            }
-            self.normal(&p, &mut q);
-            let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
-            if pq <= 0.0 {
-                break;
-            }
-            let alpha = rz / pq;
-            for i in 0..n {
-                w[i] += alpha * p[i];
-                r[i] -= alpha * q[i];
-                z[i] = r[i] / diag[i];
-            }
-            let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
-            let beta = rz_new / rz;
-            rz = rz_new;
-            for i in 0..n {
-                p[i] = z[i] + beta * p[i];
-            }
-        }
-        let residual = r.iter().map(|x| x * x).sum::<f64>().sqrt() / b_norm;
-        (w, residual)
-    }
-
-    fn predict(&self, w: &[f64], mut f: impl FnMut(usize, f64)) {
-        self.for_each(|j, ids| f(j, ids.iter().map(|&i| w[i as usize]).sum()));
-    }
-}
-
-fn mean(sum: f64, n: usize) -> f64 {
-    if n == 0 {
-        0.0
-    } else {
-        sum / n as f64
-    }
-}
-
-/// Trains on `games` (finished ones with a result; the others are skipped), reporting
-/// progress to `progress`.
-pub fn train(
-    games: &[GameRecord],
-    opts: &TrainOptions,
-    progress: impl FnMut(&Progress),
-) -> Result<TrainReport, TrainError> {
-    check(opts)?;
+/// The positions of `games` (finished ones with a result), split into training and held-out
+/// ones, and the counts of games used and skipped.
+fn game_sets(games: &[GameRecord], opts: &TrainOptions) -> (Vec<Raw>, Vec<Raw>, (usize, usize)) {
     let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
     let (mut used, mut skipped) = (0, 0);
     for (i, g) in games.iter().enumerate() {
@@ -429,24 +156,80 @@ pub fn train(
             None => skipped += 1,
         }
     }
+    (train_raw, val_raw, (used, skipped))
+}
+
+/// Trains on `games` (finished ones with a result; the others are skipped), reporting
+/// progress to `progress`.
+pub fn train(
+    games: &[GameRecord],
+    opts: &TrainOptions,
+    progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    check(opts)?;
+    let (train_raw, val_raw, counts) = game_sets(games, opts);
     if train_raw.is_empty() {
         return Err(TrainError::NoData);
     }
-    fit_all(train_raw, val_raw, opts, None, (used, skipped), progress)
+    fit_all(train_raw, val_raw, opts, None, counts, progress)
 }
 
-fn check(opts: &TrainOptions) -> Result<(), TrainError> {
+/// A labelled position as a training sample of weight `weight`.
+fn label_raw(l: &label::Labelled, weight: f32) -> Raw {
+    Raw {
+        p: l.board.player().0,
+        o: l.board.opponent().0,
+        empties: l.board.empty_count() as u8,
+        label: l.value,
+        weight,
+        result: l.value,
+        best: l.value,
+    }
+}
+
+/// Trains on the positions of `games` (as [`train`]) and the search-valued `labels` together,
+/// in one ridge system toward 0: every label weighs as much as `label_weight` game positions.
+/// The labels come from games that are not held out ([`label::label`] skips them), so all of
+/// them train; the error report is on the held-out games.
+pub fn train_joint(
+    games: &[GameRecord],
+    labels: &[label::Labelled],
+    label_weight: f64,
+    opts: &TrainOptions,
+    progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    check(opts)?;
+    if !(label_weight.is_finite() && label_weight > 0.0) {
+        return Err(TrainError::Options(format!(
+            "--label-weight {label_weight} must be a positive number"
+        )));
+    }
+    let (mut train_raw, val_raw, counts) = game_sets(games, opts);
+    train_raw.extend(labels.iter().map(|l| label_raw(l, label_weight as f32)));
+    if train_raw.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    fit_all(train_raw, val_raw, opts, None, counts, progress)
+}
+
+/// Checks training options once (the CLI reports its errors).
+pub fn check(opts: &TrainOptions) -> Result<(), TrainError> {
     if !(1..=60).contains(&opts.phase_width) {
         return Err(TrainError::Options(format!(
-            "phase width {} is out of range: use 1 to 60",
+            "--phase-width {} is out of range: use 1 to 60",
             opts.phase_width
         )));
     }
     if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
         return Err(TrainError::Options(format!(
-            "lambda {} must be a positive number",
+            "--lambda {} must be a positive number",
             opts.lambda
         )));
+    }
+    if opts.holdout == 1 {
+        return Err(TrainError::Options(
+            "--holdout 1 would hold out every game".to_string(),
+        ));
     }
     Ok(())
 }
@@ -464,14 +247,7 @@ pub fn train_labels(
     check(opts)?;
     let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
     for (i, l) in labels.iter().enumerate() {
-        let r = Raw {
-            p: l.board.player().0,
-            o: l.board.opponent().0,
-            empties: l.board.empty_count() as u8,
-            label: l.value,
-            result: l.value,
-            best: l.value,
-        };
+        let r = label_raw(l, 1.0);
         if is_held_out(i, opts.holdout) {
             val_raw.push(r);
         } else {
@@ -500,25 +276,21 @@ fn phases_of_width(w: usize) -> [u8; PHASE_SLOTS] {
     phase_of
 }
 
-/// One fit per phase over the samples, then the error report on the held-out ones.
-fn fit_all(
-    train_raw: Vec<Raw>,
-    val_raw: Vec<Raw>,
-    opts: &TrainOptions,
+/// Per phase, the prior's weights and biases in discs (the solver's unit); the prior must
+/// have the phases of `phase_of`.
+fn prior_weights(
     prior: Option<&PatternEval>,
-    (used, skipped): (usize, usize),
-    mut progress: impl FnMut(&Progress),
-) -> Result<TrainReport, TrainError> {
-    let phase_of = phases_of_width(opts.phase_width);
+    phase_of: &[u8; PHASE_SLOTS],
+    width: usize,
+) -> Result<Option<Vec<Vec<f64>>>, TrainError> {
     let per = PatternEval::weights_per_phase();
-    // Per phase, the prior's weights and biases in discs (the solver's unit).
-    let prior: Option<Vec<Vec<f64>>> = match prior {
+    Ok(match prior {
         None => None,
-        Some(e) if *e.phase_of() != phase_of => {
+        Some(e) if e.phase_of() != phase_of => {
             return Err(TrainError::Options(format!(
                 "the prior evaluation has {} phases of another width than --phase-width {}",
                 e.phases(),
-                opts.phase_width
+                width
             )))
         }
         Some(e) => {
@@ -531,7 +303,21 @@ fn fit_all(
                     .collect(),
             )
         }
-    };
+    })
+}
+
+/// One fit per phase over the samples, then the error report on the held-out ones.
+fn fit_all(
+    train_raw: Vec<Raw>,
+    val_raw: Vec<Raw>,
+    opts: &TrainOptions,
+    prior: Option<&PatternEval>,
+    (used, skipped): (usize, usize),
+    mut progress: impl FnMut(&Progress),
+) -> Result<TrainReport, TrainError> {
+    let phase_of = phases_of_width(opts.phase_width);
+    let per = PatternEval::weights_per_phase();
+    let prior = prior_weights(prior, &phase_of, opts.phase_width)?;
     let train = build_samples(train_raw, false);
     let val = build_samples(val_raw, true);
     progress(&Progress::Extracted {
@@ -590,46 +376,18 @@ fn fit_all(
     let eval = PatternEval::from_parts(phase_of, bias, weights)
         .map_err(|e| TrainError::Options(e.to_string()))?;
 
-    let hand = HandEval::default();
     let reports = fits
         .iter()
         .map(|(lo, hi, sol)| {
-            let tr = train.range(*lo, *hi);
             let fit = Fit {
                 s: &train,
-                range: tr.clone(),
+                range: train.range(*lo, *hi),
                 off,
                 per,
                 lambda: opts.lambda,
                 lambda_bias,
             };
-            let mut abs = 0.0;
-            fit.predict(sol, |j, v| abs += (v - f64::from(train.label[j])).abs());
-            let hand_fit = fit_hand(&train, tr.clone());
-            let (mut pm, mut hm, mut pr, mut hr) = (0.0, 0.0, 0.0, 0.0);
-            let vr = val.range(*lo, *hi);
-            for j in vr.clone() {
-                let (p, o) = val.boards[j];
-                let pv = f64::from(eval.eval(p, o)) / f64::from(SCALE);
-                let hv = hand_fit.0 * f64::from(hand.eval(p, o)) / f64::from(SCALE) + hand_fit.1;
-                let (l, r) = (f64::from(val.best[j]), f64::from(val.result[j]));
-                pm += (pv - l).abs();
-                hm += (hv - l).abs();
-                pr += (pv - r).abs();
-                hr += (hv - r).abs();
-            }
-            let nv = vr.len();
-            PhaseReport {
-                empties: (*lo as u32, *hi as u32),
-                train: tr.len(),
-                validation: nv,
-                train_mae: mean(abs, tr.len()),
-                pattern_mae: mean(pm, nv),
-                hand_mae: mean(hm, nv),
-                pattern_mae_result: mean(pr, nv),
-                hand_mae_result: mean(hr, nv),
-                hand_fit,
-            }
+            phase_report(&fit, sol, &val, &eval, (*lo, *hi))
         })
         .collect();
     Ok(TrainReport {
@@ -639,41 +397,44 @@ fn fit_all(
     })
 }
 
-/// Least-squares `label ≈ a · hand + c` (hand in discs) over a range of samples.
-fn fit_hand(s: &Samples, range: std::ops::Range<usize>) -> (f64, f64) {
-    let n = range.len() as f64;
-    if n < 2.0 {
-        return (1.0, 0.0);
+/// The errors of the phase `empties` fitted by `fit` (over exactly the phase's training
+/// positions) with solution `sol`: training error, and held-out errors of `eval` and of the
+/// hand evaluation scaled on the training positions.
+fn phase_report(
+    fit: &Fit,
+    sol: &[f64],
+    val: &Samples,
+    eval: &PatternEval,
+    (lo, hi): (usize, usize),
+) -> PhaseReport {
+    let train = fit.s;
+    let tr = fit.range.clone();
+    let mut abs = 0.0;
+    fit.predict(sol, |j, v| abs += (v - f64::from(train.label[j])).abs());
+    let hand_fit = fit_hand(train, tr.clone());
+    let hand = HandEval::default();
+    let (mut pm, mut hm, mut pr, mut hr) = (0.0, 0.0, 0.0, 0.0);
+    let vr = val.range(lo, hi);
+    for j in vr.clone() {
+        let (p, o) = val.boards[j];
+        let pv = f64::from(eval.eval(p, o)) / f64::from(SCALE);
+        let hv = hand_fit.0 * f64::from(hand.eval(p, o)) / f64::from(SCALE) + hand_fit.1;
+        let (l, r) = (f64::from(val.best[j]), f64::from(val.result[j]));
+        pm += (pv - l).abs();
+        hm += (hv - l).abs();
+        pr += (pv - r).abs();
+        hr += (hv - r).abs();
     }
-    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for j in range {
-        let x = f64::from(s.hand[j]) / f64::from(SCALE);
-        let y = f64::from(s.label[j]);
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-    }
-    let var = sxx - sx * sx / n;
-    if var <= 1e-12 {
-        return (0.0, sy / n);
-    }
-    let a = (sxy - sx * sy / n) / var;
-    (a, (sy - a * sx) / n)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hand_fit_recovers_a_line() {
-        let mut s = Samples::default();
-        for h in [-300i16, -100, 0, 200, 500] {
-            s.hand.push(h);
-            s.label.push(2.0 * f32::from(h) / 100.0 + 3.0);
-        }
-        let (a, c) = fit_hand(&s, 0..5);
-        assert!((a - 2.0).abs() < 1e-9 && (c - 3.0).abs() < 1e-9, "{a} {c}");
+    let nv = vr.len();
+    PhaseReport {
+        empties: (lo as u32, hi as u32),
+        train: tr.len(),
+        validation: nv,
+        train_mae: mean(abs, tr.len()),
+        pattern_mae: mean(pm, nv),
+        hand_mae: mean(hm, nv),
+        pattern_mae_result: mean(pr, nv),
+        hand_mae_result: mean(hr, nv),
+        hand_fit,
     }
 }
