@@ -11,9 +11,11 @@
 
 use super::holdout::is_held_out;
 use crate::board::{Bitboard, Board, Position};
+use crate::bounded_read::{read_text, ReadError};
 use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 const HEADER: &str = "# othbook labels 1";
@@ -88,6 +90,9 @@ pub enum LabelError {
         /// What went wrong.
         reason: std::io::Error,
     },
+    /// A labels file that is not one: a folder, too large, or not text.
+    #[error(transparent)]
+    Read(ReadError),
     /// A bad line in a labels file.
     #[error("{}:{line}: {reason}", path.display())]
     Parse {
@@ -255,30 +260,84 @@ pub fn from_text(text: &str, path: &Path) -> Result<Vec<Labelled>, LabelError> {
     Ok(out)
 }
 
-/// Reads a labels file from `reader` (`path` names it in errors).
-pub fn read(mut reader: impl std::io::Read, path: &Path) -> Result<Vec<Labelled>, LabelError> {
-    let mut text = String::new();
+/// The most a labels file may hold (about 25 million labels): a device such as `/dev/zero`
+/// or an endless pipe given as the labels would otherwise be read until memory ran out.
+pub const LABELS_LIMIT: u64 = 1 << 30;
+
+/// Reads a labels file from `reader`, at most [`LABELS_LIMIT`] bytes (`path` names it in
+/// errors).
+pub fn read(reader: impl Read, path: &Path) -> Result<Vec<Labelled>, LabelError> {
+    read_limited(reader, path, LABELS_LIMIT)
+}
+
+fn read_limited(reader: impl Read, path: &Path, limit: u64) -> Result<Vec<Labelled>, LabelError> {
+    let mut bytes = Vec::new();
+    // One byte past the limit tells a stream at the limit from a longer one.
     reader
-        .read_to_string(&mut text)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
         .map_err(|reason| LabelError::Io {
             path: path.to_path_buf(),
             reason,
         })?;
+    if bytes.len() as u64 > limit {
+        return Err(LabelError::Read(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        }));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        LabelError::Read(ReadError::NotText {
+            path: path.to_path_buf(),
+            at: e.utf8_error().valid_up_to(),
+        })
+    })?;
     from_text(&text, path)
 }
 
-/// Reads a labels file.
+/// Reads a labels file (folders refused, devices and pipes capped at [`LABELS_LIMIT`]).
 pub fn load(path: &Path) -> Result<Vec<Labelled>, LabelError> {
-    let file = std::fs::File::open(path).map_err(|reason| LabelError::Io {
-        path: path.to_path_buf(),
-        reason,
+    load_limited(path, LABELS_LIMIT)
+}
+
+fn load_limited(path: &Path, limit: u64) -> Result<Vec<Labelled>, LabelError> {
+    let text = read_text(path, limit).map_err(|e| match e {
+        ReadError::Io { path, source } => LabelError::Io {
+            path,
+            reason: source,
+        },
+        other => LabelError::Read(other),
     })?;
-    read(file, path)
+    from_text(&text, path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regression_train_labels_read_dev_zero_forever() {
+        let zero = Path::new("/dev/zero");
+        let too_large =
+            |e: LabelError| matches!(e, LabelError::Read(ReadError::TooLarge { limit: 1000, .. }));
+        assert!(too_large(load_limited(zero, 1000).unwrap_err()));
+        let f = std::fs::File::open(zero).unwrap();
+        assert!(too_large(read_limited(f, zero, 1000).unwrap_err()));
+        let dir = tempfile::tempdir().unwrap();
+        let e = load(dir.path()).unwrap_err();
+        assert!(
+            matches!(e, LabelError::Read(ReadError::NotRegular { .. })),
+            "{e}"
+        );
+        let bad = dir.path().join("bad.txt");
+        std::fs::write(&bad, b"# othbook labels 1\n\xff\n").unwrap();
+        let e = load(&bad).unwrap_err();
+        assert!(
+            matches!(e, LabelError::Read(ReadError::NotText { .. })),
+            "{e}"
+        );
+        assert!(e.to_string().contains("bad.txt: not UTF-8 text"), "{e}");
+    }
 
     #[test]
     fn labels_file_round_trip_and_errors() {
