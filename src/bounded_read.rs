@@ -63,11 +63,21 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
             limit,
         });
     }
+    read_stream(file, path, limit)
+}
+
+/// What `reader` (named `path` in errors) holds, read to its end, but never more than `limit`
+/// bytes: for standard input and other streams without a size.
+pub fn read_stream(reader: impl Read, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
     // One byte past the limit tells a stream at the limit from a longer one.
-    file.take(limit.saturating_add(1))
+    reader
+        .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(io)?;
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge {
             path: path.to_path_buf(),
@@ -77,12 +87,17 @@ pub fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
-/// [`read_capped`] for text.
-pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
-    String::from_utf8(read_capped(path, limit)?).map_err(|e| ReadError::NotText {
+/// `bytes` of `path` as text.
+pub fn text_of(bytes: Vec<u8>, path: &Path) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| ReadError::NotText {
         path: path.to_path_buf(),
         at: e.utf8_error().valid_up_to(),
     })
+}
+
+/// [`read_capped`] for text.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    text_of(read_capped(path, limit)?, path)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 
 use super::holdout::is_held_out;
 use crate::board::{Bitboard, Board, Position};
-use crate::bounded_read::{read_text, ReadError};
+use crate::bounded_read::{read_stream, read_text, text_of, ReadError};
 use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
@@ -103,6 +103,19 @@ pub enum LabelError {
         /// What is wrong.
         reason: &'static str,
     },
+}
+
+impl From<ReadError> for LabelError {
+    /// The system's refusals keep the labels' own wording; the rest say what the file is not.
+    fn from(e: ReadError) -> LabelError {
+        match e {
+            ReadError::Io { path, source } => LabelError::Io {
+                path,
+                reason: source,
+            },
+            other => LabelError::Read(other),
+        }
+    }
 }
 
 impl LabelOptions {
@@ -271,28 +284,8 @@ pub fn read(reader: impl Read, path: &Path) -> Result<Vec<Labelled>, LabelError>
 }
 
 fn read_limited(reader: impl Read, path: &Path, limit: u64) -> Result<Vec<Labelled>, LabelError> {
-    let mut bytes = Vec::new();
-    // One byte past the limit tells a stream at the limit from a longer one.
-    reader
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|reason| LabelError::Io {
-            path: path.to_path_buf(),
-            reason,
-        })?;
-    if bytes.len() as u64 > limit {
-        return Err(LabelError::Read(ReadError::TooLarge {
-            path: path.to_path_buf(),
-            limit,
-        }));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        LabelError::Read(ReadError::NotText {
-            path: path.to_path_buf(),
-            at: e.utf8_error().valid_up_to(),
-        })
-    })?;
-    from_text(&text, path)
+    let text = read_stream(reader, path, limit).and_then(|bytes| text_of(bytes, path));
+    from_text(&text.map_err(LabelError::from)?, path)
 }
 
 /// Reads a labels file (folders refused, devices and pipes capped at [`LABELS_LIMIT`]).
@@ -301,14 +294,7 @@ pub fn load(path: &Path) -> Result<Vec<Labelled>, LabelError> {
 }
 
 fn load_limited(path: &Path, limit: u64) -> Result<Vec<Labelled>, LabelError> {
-    let text = read_text(path, limit).map_err(|e| match e {
-        ReadError::Io { path, source } => LabelError::Io {
-            path,
-            reason: source,
-        },
-        other => LabelError::Read(other),
-    })?;
-    from_text(&text, path)
+    from_text(&read_text(path, limit).map_err(LabelError::from)?, path)
 }
 
 #[cfg(test)]
