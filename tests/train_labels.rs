@@ -136,6 +136,65 @@ fn parts_of_a_label_run_hold_the_whole_runs_positions() {
 }
 
 #[test]
+fn theoretical_labels_are_the_wthor_scores_at_24_empties() {
+    let games = games();
+    let only = LabelOptions {
+        every: 8,
+        per_game: 0,
+        theoretical: true,
+        ..LabelOptions::default()
+    };
+    let labels = label::label(&games, &mut engine(), &only, |_| {}).expect("labels");
+    let expected: Vec<label::Labelled> = games
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !othbook::train::holdout::is_held_out(*i, only.holdout))
+        .map(|(_, g)| g)
+        .step_by(only.every)
+        .filter_map(othbook::train::holdout::scored_at_24)
+        .map(|s| label::Labelled {
+            board: s.position.board,
+            value: s.exact as f32,
+        })
+        .collect();
+    assert!(labels.len() >= 30, "{} labels", labels.len());
+    assert_eq!(labels, expected);
+    // The free labels are the solver's: two of them solved here.
+    for l in labels.iter().take(2) {
+        let a = engine().analyze(&l.board, &Limits::exact()).expect("solve");
+        assert_eq!((a.score / SCALE) as f32, l.value, "{:?}", l.board);
+    }
+    // Beside searched positions, a game's theoretical label replaces its searched one at 24.
+    let mixed = LabelOptions {
+        every: 40,
+        per_game: 3,
+        empties: (22, 26),
+        exact: 12,
+        depth: 2,
+        ..only
+    };
+    let both = label::label(&games, &mut engine(), &mixed, |_| {}).expect("labels");
+    let searched = label::label(
+        &games,
+        &mut engine(),
+        &LabelOptions {
+            theoretical: false,
+            ..mixed
+        },
+        |_| {},
+    )
+    .expect("labels");
+    let at_24 = |ls: &[label::Labelled]| ls.iter().filter(|l| l.board.empty_count() == 24).count();
+    assert!(at_24(&both) > at_24(&searched));
+    assert_eq!(both.len() - at_24(&both), searched.len() - at_24(&searched));
+    let none = LabelOptions {
+        theoretical: false,
+        ..only
+    };
+    assert!(label::label(&games, &mut engine(), &none, |_| {}).is_err());
+}
+
+#[test]
 fn joint_fit_is_deterministic_and_weighs_the_labels() {
     let games = games();
     let lab_opts = LabelOptions {

@@ -137,6 +137,10 @@ struct LabelArgs {
     /// Stop after this many positions.
     #[arg(long)]
     limit: Option<usize>,
+    /// Also label each game's position at 24 empties with its WTHOR theoretical score (exact,
+    /// free: no search). With --per-game 0, only those.
+    #[arg(long)]
+    theoretical: bool,
     /// Weight file to search with (default: the embedded weights).
     #[arg(long)]
     eval: Option<PathBuf>,
@@ -170,6 +174,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
             .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)))
             .ok_or_else(|| bad("--part: use K/N, such as 0/4"))?,
         limit: args.limit.unwrap_or(usize::MAX),
+        theoretical: args.theoretical,
     };
     opts.check().map_err(|e| bad(e.to_string()))?;
     let eval = match &args.eval {

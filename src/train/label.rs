@@ -3,13 +3,14 @@
 //! depth-(d+1) search (the two depths' opposite parity errors cancel in the mean), and the
 //! labels file that keeps them between `othbook train label` and `othbook train --labels`.
 //! The searches above the solve use Multi-ProbCut at the options' selectivity (exact = full
-//! width); the solves are always exact.
+//! width); the solves are always exact. WTHOR games also carry an exact label for free: the
+//! theoretical score of their position at 24 empties ([`LabelOptions::theoretical`]).
 //!
 //! Labels file: UTF-8 text, a `# othbook labels 1` line, then one position per line:
 //! side to move's discs and opponent's discs as 16 hex digits each, then the value in discs
 //! for the side to move; `#` lines are comments. Same games and options, same file.
 
-use super::holdout::is_held_out;
+use super::holdout::{is_held_out, scored_at_24};
 use crate::board::{Bitboard, Board, Position};
 use crate::bounded_read::{read_stream, read_text, text_of, ReadError};
 use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
@@ -53,6 +54,10 @@ pub struct LabelOptions {
     pub part: (usize, usize),
     /// Stop after this many positions.
     pub limit: usize,
+    /// Also label each chosen game's position at 24 empties with its WTHOR theoretical score
+    /// (exact, no search; games without one add nothing), in place of a searched position at
+    /// 24 empties. With `per_game` 0, those are the only labels.
+    pub theoretical: bool,
 }
 
 impl Default for LabelOptions {
@@ -67,6 +72,7 @@ impl Default for LabelOptions {
             selectivity: Selectivity::LOWEST,
             part: (0, 1),
             limit: usize::MAX,
+            theoretical: false,
         }
     }
 }
@@ -123,8 +129,11 @@ impl LabelOptions {
     pub fn check(&self) -> Result<(), LabelError> {
         let bad = |m: &str| Err(LabelError::Options(m.to_string()));
         let (lo, hi) = self.empties;
-        if self.every == 0 || self.per_game == 0 {
-            return bad("--every and --per-game must be at least 1");
+        if self.every == 0 {
+            return bad("--every must be at least 1");
+        }
+        if self.per_game == 0 && !self.theoretical {
+            return bad("--per-game must be at least 1 (0 only with --theoretical)");
         }
         if !(1 <= lo && lo <= hi && hi <= 59) {
             return bad("--empties: use LO-HI with 1 <= LO <= HI <= 59");
@@ -189,9 +198,23 @@ pub fn label<E: SearchEval + Clone>(
         .step_by(opts.every);
     let (k, parts) = opts.part;
     for (n, g) in kept.enumerate().filter(|(n, _)| n % parts == k) {
+        let exact_24 = opts.theoretical.then(|| scored_at_24(g)).flatten();
+        if let Some(s) = exact_24 {
+            if out.len() >= opts.limit {
+                return Ok(out);
+            }
+            out.push(Labelled {
+                board: s.position.board,
+                value: s.exact as f32,
+            });
+            progress(out.len());
+        }
         for e in opts.empties_of(n) {
             if out.len() >= opts.limit {
                 return Ok(out);
+            }
+            if e == 24 && exact_24.is_some() {
+                continue;
             }
             let Some(pos) = at(g, e) else { continue };
             let value = value(engine, &pos.board, opts)?;
