@@ -8,8 +8,8 @@ use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
 use othbook::engine::{Engine, EngineOptions};
 use othbook::review::{
-    review, review_stoppable, Effort, MoveReview, Review, ReviewError, ReviewInput, ReviewOptions,
-    ScoreSource,
+    review, review_stoppable, review_until_stopped, Effort, MoveReview, Review, ReviewError,
+    ReviewInput, ReviewOptions, ScoreSource, StoppedAt,
 };
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::time::Duration;
@@ -300,6 +300,76 @@ fn a_stop_flag_ends_the_review_between_and_during_searches() {
         matches!(r, Err(ReviewError::Stopped { reviewed: 0, .. })),
         "{r:?}"
     );
+}
+
+/// A stopped review can still report the plies it reviewed, marked as stopped; a complete
+/// review's JSON has no `stopped` field at all.
+#[test]
+fn a_stopped_review_keeps_the_plies_reviewed_before_the_stop() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let input = ReviewInput::new(
+        Position::START,
+        othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap(),
+    );
+    let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let whole = review(&input, &engine(), None, &opts, |_, _| {}).unwrap();
+    assert_eq!(whole.stopped, None);
+    assert!(!serde_json::to_string(&whole).unwrap().contains("stopped"));
+    let stop = AtomicBool::new(false);
+    let part = review_until_stopped(&input, &engine(), None, &opts, &stop, |done, _| {
+        if done == 3 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    assert_eq!(
+        part.stopped,
+        Some(StoppedAt {
+            reviewed: 3,
+            plies: 10
+        })
+    );
+    assert_eq!(part.moves[..], whole.moves[..3]);
+    assert_eq!(part.black.moves + part.white.moves, 3);
+    let back: Review = serde_json::from_str(&serde_json::to_string(&part).unwrap()).unwrap();
+    assert_eq!(back, part);
+}
+
+/// Ctrl-C during `othbook review` prints what was reviewed, says so, and exits with 130.
+#[cfg(target_os = "linux")]
+#[test]
+fn regression_cli_review_died_on_ctrl_c() {
+    for format in ["table", "json"] {
+        let child = common::othbook_process()
+            .args([
+                "review",
+                "f5d6c3d3c4f4f6f3e6e7",
+                "--depth",
+                "40",
+                "--no-book",
+            ])
+            .args(["--threads", "1", "--format", format])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(1000));
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let done = child.wait_with_output().unwrap();
+        let (out, err) = (
+            String::from_utf8_lossy(&done.stdout),
+            String::from_utf8_lossy(&done.stderr),
+        );
+        assert_eq!(done.status.code(), Some(130), "{err}");
+        assert!(err.contains("0 of 10 plies reviewed"), "{err}");
+        if format == "json" {
+            let r: Review = serde_json::from_str(&out).expect("JSON of a Review");
+            assert_eq!(r.stopped.map(|s| s.plies), Some(10));
+        } else {
+            assert!(out.contains("stopped after 0 of 10 plies"), "{out}");
+        }
+    }
 }
 
 /// The 4 symmetries that keep the start give the same review where it does not depend on

@@ -27,7 +27,7 @@ mod report;
 
 pub use report::{
     BookMove, Discs, ExactPhase, GameInfo, Mark, MoveReview, PlayerSummary, Review, ReviewSettings,
-    ScoreSource, Verdict,
+    ScoreSource, StoppedAt, Verdict,
 };
 
 use crate::board::{format_moves, Bitboard, Board, Color, Move, Position, ReplayError};
@@ -319,6 +319,24 @@ pub fn review_stoppable<E: SearchEval>(
     book: Option<&Book>,
     opts: &ReviewOptions,
     stop: &AtomicBool,
+    progress: impl FnMut(usize, usize),
+) -> Result<Review, ReviewError> {
+    let r = review_until_stopped(input, engine, book, opts, stop, progress)?;
+    match r.stopped {
+        Some(StoppedAt { reviewed, plies }) => Err(ReviewError::Stopped { reviewed, plies }),
+        None => Ok(r),
+    }
+}
+
+/// Like [`review_stoppable`], but a stop ends the review with the plies reviewed before it
+/// ([`Review::stopped`] says where), for a user who interrupts a long review and still wants
+/// what it found.
+pub fn review_until_stopped<E: SearchEval>(
+    input: &ReviewInput,
+    engine: &Engine<E>,
+    book: Option<&Book>,
+    opts: &ReviewOptions,
+    stop: &AtomicBool,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Review, ReviewError> {
     let replay = input.start.replay(input.moves.iter().copied())?;
@@ -332,20 +350,27 @@ pub fn review_stoppable<E: SearchEval>(
     let mut in_book = book.is_some();
     let mut left_book_at = None;
     let mut pos = replay.start;
-    let stopped = |reviewed| ReviewError::Stopped {
-        reviewed,
-        plies: total,
-    };
+    let mut stopped = None;
     for (i, &mv) in replay.moves.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            return Err(stopped(i));
-        }
-        let verdict = if mv.is_pass() {
+        let judged = if stop.load(Ordering::Relaxed) {
             None
+        } else if mv.is_pass() {
+            Some(None)
         } else {
-            let (v, n) = judge(engine, &pos.board, mv, opts, stop).ok_or_else(|| stopped(i))??;
-            nodes += n;
-            Some(v)
+            // `None`: the flag was set during the search, whose scores are not used.
+            judge(engine, &pos.board, mv, opts, stop)
+                .transpose()?
+                .map(|(v, n)| {
+                    nodes += n;
+                    Some(v)
+                })
+        };
+        let Some(verdict) = judged else {
+            stopped = Some(StoppedAt {
+                reviewed: i,
+                plies: total,
+            });
+            break;
         };
         let book_move = match book.filter(|_| in_book) {
             Some(b) => book_move(b, &pos.board, mv)?,
@@ -393,6 +418,7 @@ pub fn review_stoppable<E: SearchEval>(
         white,
         nodes,
         seconds: started.elapsed().as_secs_f64(),
+        stopped,
     })
 }
 

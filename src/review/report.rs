@@ -252,6 +252,19 @@ pub struct Review {
     pub nodes: u64,
     /// Seconds spent searching.
     pub seconds: f64,
+    /// Set when a stop ended the review early: `moves` and the summaries then cover the plies
+    /// reviewed before it. Absent from the JSON of a complete review.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<StoppedAt>,
+}
+
+/// Where a stopped review ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoppedAt {
+    /// Plies reviewed before the stop.
+    pub reviewed: usize,
+    /// Plies of the game.
+    pub plies: usize,
 }
 
 impl Review {

@@ -2,12 +2,13 @@
 //! marks, where the game left the book, the exact phase and each player's errors.
 
 use super::common::{bad, check_hash, threads_arg, OutputFormat};
+use super::interrupt::{self, Interrupted};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind};
 use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use othbook::review::{
-    review, Effort, Review, ReviewError, ReviewInput, ReviewOptions, Thresholds,
+    review_until_stopped, Effort, Review, ReviewError, ReviewInput, ReviewOptions, Thresholds,
     DEFAULT_THRESHOLDS, MAX_EXACT_FROM,
 };
 use othbook::transcript::{ingest_each, Format, GameRecord, IngestOptions};
@@ -102,10 +103,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     )
     .map_err(|e| bad(e.to_string()))?;
     let bar = progress_bar(args.quiet);
-    let result = review(&input, &engine, book.as_deref(), &opts, |done, total| {
-        bar.set_length(total as u64);
-        bar.set_position(done as u64);
-    });
+    // Ctrl-C stops the search under way and prints the plies reviewed before it.
+    let stop = interrupt::install();
+    let result = review_until_stopped(
+        &input,
+        &engine,
+        book.as_deref(),
+        &opts,
+        stop,
+        |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
     bar.finish_and_clear();
     let report = result.map_err(review_error)?;
     match args.format {
@@ -113,7 +123,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         OutputFormat::Tsv => render::tsv(&report, out)?,
         OutputFormat::Json => json(&report, out)?,
     }
-    Ok(())
+    match report.stopped {
+        Some(s) => Err(Interrupted(format!(
+            "stopped: {} of {} plies reviewed (printed above)",
+            s.reviewed, s.plies
+        ))
+        .into()),
+        None => Ok(()),
+    }
 }
 
 fn json(report: &Review, out: &mut impl Write) -> Result<()> {

@@ -124,6 +124,13 @@ fn whole(v: othbook::review::Discs) -> bool {
 }
 
 fn footer(r: &Review, out: &mut impl Write) -> Result<()> {
+    if let Some(s) = r.stopped {
+        writeln!(
+            out,
+            "stopped after {} of {} plies: what follows covers those plies",
+            s.reviewed, s.plies
+        )?;
+    }
     if let Some(o) = &r.opening {
         writeln!(
             out,
