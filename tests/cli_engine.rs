@@ -446,6 +446,86 @@ fn bench_solves_a_chosen_ffo_range() {
     assert!(started.elapsed().as_secs_f64() < 1.0, "searched first");
 }
 
+/// `calibrate probcut --eval W` measures with W's weights: its table differs from the
+/// embedded weights' on the same positions and says which weights it belongs to; a bad
+/// weight file fails before any work and writes nothing.
+#[test]
+fn calibrate_probcut_measures_the_weights_it_is_given() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = |name: &str| dir.path().join(name).to_str().expect("utf-8").to_string();
+    let games = "../shared/data/wthor/WTH_2021.wtb";
+    assert!(std::path::Path::new(games).exists(), "missing {games}");
+    let run = |args: &[&str]| {
+        let out = othbook().args(args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args:?}: {err}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    run(&[
+        "train",
+        "label",
+        games,
+        "--every",
+        "20",
+        "--per-game",
+        "2",
+        "--depth",
+        "2",
+        "--exact",
+        "12",
+        "--out",
+        &d("l.txt"),
+    ]);
+    run(&[
+        "train",
+        "--labels",
+        &d("l.txt"),
+        "--lambda",
+        "0.01",
+        "--out",
+        &d("w.bin"),
+    ]);
+    let small = ["--positions", "1", "--end-positions", "1", "-o", "-"];
+    let table = |eval: Option<&str>| {
+        let mut args = vec!["calibrate", "probcut", games];
+        args.extend(small);
+        if let Some(e) = eval {
+            args.extend(["--eval", e]);
+        }
+        run(&args)
+    };
+    let (embedded, other) = (table(None), table(Some(&d("w.bin"))));
+    assert!(other.contains("; evaluation "), "{other}");
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_ne!(
+        body(&embedded),
+        body(&other),
+        "the same table for other weights"
+    );
+    let bad = othbook()
+        .args([
+            "calibrate",
+            "probcut",
+            games,
+            "--eval",
+            &d("l.txt"),
+            "-o",
+            &d("t.rs"),
+        ])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(1), "{err}");
+    assert!(err.contains("not an othbook evaluation file"), "{err}");
+    assert!(bad.stdout.is_empty(), "read the games first");
+    assert!(!dir.path().join("t.rs").exists());
+}
+
 /// Regression: `calibrate probcut` on a missing file (or too few games) fitted nothing and
 /// still overwrote the embedded table (src/engine/probcut/table.rs by default).
 #[test]

@@ -4,7 +4,7 @@
 use super::common::bad;
 use anyhow::{Context, Result};
 use othbook::engine::probcut::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
-use othbook::engine::{Engine, EngineOptions};
+use othbook::engine::{Engine, EngineOptions, PatternEval};
 use othbook::train::probcut::{fit_all, measure_endgame, measure_midgame, sample_positions};
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
@@ -46,6 +46,10 @@ struct ProbcutArgs {
     /// Where to write the table (`-`: standard output).
     #[arg(long, short, default_value = "src/engine/probcut/table.rs")]
     out: PathBuf,
+    /// Weight file to calibrate for (default: the embedded weights): a new evaluation needs
+    /// its own table, as the table belongs to the evaluation it was measured with.
+    #[arg(long)]
+    eval: Option<PathBuf>,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -60,6 +64,11 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
             "--positions and --end-positions are both 0: nothing to fit",
         ));
     }
+    // A bad weight file fails before the games are read.
+    let eval = match &args.eval {
+        Some(p) => PatternEval::load(p)?,
+        None => PatternEval::default(),
+    };
     let ingested = ingest(&args.games, &IngestOptions::default())?;
     writeln!(out, "{}", ingested.summary)?;
     // The table is compiled into the engine: a run on missing or too few games must not
@@ -83,10 +92,13 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
         end.len(),
         ingested.games.len()
     );
-    let mut engine = Engine::try_new(EngineOptions {
-        threads: 1,
-        hash_mb: 16,
-    })?;
+    let mut engine = Engine::try_with_evaluator(
+        EngineOptions {
+            threads: 1,
+            hash_mb: 16,
+        },
+        eval,
+    )?;
     let start = Instant::now();
     let total = mid.len() + end.len();
     let progress = |i: usize| {
@@ -116,13 +128,16 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
                 .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
         })
         .collect();
-    let source = format!(
+    let mut source = format!(
         "{} midgame and {} endgame positions from {} games of {}",
         mid.len(),
         end.len(),
         ingested.games.len(),
         summarize_names(&names)
     );
+    if let Some(p) = &args.eval {
+        source.push_str(&format!("; evaluation {}", p.display()));
+    }
     let text = tables.to_rust(&source);
     if args.out.as_os_str() == "-" {
         out.write_all(text.as_bytes())?;
