@@ -194,6 +194,43 @@ fn theoretical_labels_are_the_wthor_scores_at_24_empties() {
     assert!(label::label(&games, &mut engine(), &none, |_| {}).is_err());
 }
 
+/// Regression: `train label` wrote an empty labels file, with success, when nothing could
+/// be labelled (theoretical labels of games that carry no theoretical score).
+#[test]
+fn regression_train_label_wrote_an_empty_file_with_success() {
+    let dir = tempfile::tempdir().unwrap();
+    let lab = dir.path().join("labels.txt");
+    let pgn = need("../shared/data/pgn/WTH_2021.pgn");
+    let runs: [&[&str]; 2] = [&["--per-game", "0", "--theoretical"], &["--limit", "0"]];
+    for (extra, reason) in runs.iter().zip(["theoretical score", "no position"]) {
+        let out = othbook()
+            .args(["train", "label", pgn, "--out", lab.to_str().unwrap()])
+            .args(*extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(reason) && err.contains("not written"), "{err}");
+        assert!(!lab.exists(), "an empty labels file was written");
+    }
+    // A labels file with no position (made some other way) is refused for what it is, not
+    // as a lack of finished games.
+    std::fs::write(&lab, "# othbook labels 1\n").unwrap();
+    let w = dir.path().join("w.bin");
+    let out = othbook()
+        .args(["train", "--labels", lab.to_str().unwrap()])
+        .args(["--out", w.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no labelled position to train on (0 labels"),
+        "{err}"
+    );
+    assert!(!w.exists());
+}
+
 #[test]
 fn joint_fit_is_deterministic_and_weighs_the_labels() {
     let games = games();

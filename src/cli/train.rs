@@ -213,6 +213,24 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
             );
         }
     })?;
+    // An empty labels file trains nothing: say why instead of writing one.
+    if labels.is_empty() {
+        return Err(bad(if opts.per_game == 0 {
+            format!(
+                "none of the {} games carries a WTHOR theoretical score (WTHOR .wtb files \
+                 do); {} was not written",
+                games.len(),
+                args.out.display()
+            )
+        } else {
+            format!(
+                "no position of the {} games was labelled (too few games, --every, --empties \
+                 or --limit 0?); {} was not written",
+                games.len(),
+                args.out.display()
+            )
+        }));
+    }
     label::save(&args.out, &labels)?;
     writeln!(
         out,

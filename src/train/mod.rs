@@ -71,6 +71,14 @@ pub enum TrainError {
     /// No usable positions.
     #[error("no finished game with a result to train on")]
     NoData,
+    /// Training on labels alone, and none is left to train on.
+    #[error("no labelled position to train on ({labels} labels, {held_out} of them held out)")]
+    NoLabels {
+        /// Labels given.
+        labels: usize,
+        /// Of them, held out for the error table.
+        held_out: usize,
+    },
 }
 
 /// Progress reports while training.
@@ -255,7 +263,10 @@ pub fn train_labels(
         }
     }
     if train_raw.is_empty() {
-        return Err(TrainError::NoData);
+        return Err(TrainError::NoLabels {
+            labels: labels.len(),
+            held_out: val_raw.len(),
+        });
     }
     fit_all(
         train_raw,
