@@ -559,3 +559,20 @@ fn regression_calibrate_wrote_an_empty_table_from_a_missing_file() {
     );
     assert!(!table.exists(), "a table was written from too few games");
 }
+
+/// Regression: `calibrate probcut -o` naming one of its game files overwrote the games with
+/// the table.
+#[test]
+fn regression_calibrate_overwrote_its_games_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let games = dir.path().join("games.wtb");
+    std::fs::copy("../shared/data/wthor/WTH_2021.wtb", &games).expect("WTH_2021.wtb");
+    let g = games.to_str().expect("utf-8 path");
+    fails_with_2(
+        &["calibrate", "probcut", g, "-o", g],
+        "writing it would destroy the input",
+    );
+    let same = std::fs::read(&games).unwrap()
+        == std::fs::read("../shared/data/wthor/WTH_2021.wtb").unwrap();
+    assert!(same, "the games file was overwritten");
+}

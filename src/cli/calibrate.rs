@@ -64,6 +64,9 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
             "--positions and --end-positions are both 0: nothing to fit",
         ));
     }
+    let mut inputs = args.games.clone();
+    inputs.extend(args.eval.iter().cloned());
+    super::common::distinct_files(&inputs, &[&args.out])?;
     // A bad weight file fails before the games are read.
     let eval = match &args.eval {
         Some(p) => PatternEval::load(p)?,
