@@ -576,3 +576,56 @@ fn regression_calibrate_overwrote_its_games_file() {
         == std::fs::read("../shared/data/wthor/WTH_2021.wtb").unwrap();
     assert!(same, "the games file was overwritten");
 }
+
+/// `bench --quality --choice-positions`: a search as deep as the positions' empties solves
+/// them, so its move is always best and loses nothing; a depth-1 search's share and loss
+/// agree with each other; empty counts out of range are refused before any work.
+#[test]
+fn bench_move_choice_scores_a_solving_depth_as_perfect() {
+    let wthor = "../shared/data/wthor";
+    assert!(std::path::Path::new(wthor).exists(), "missing {wthor}");
+    let out = stdout_of(&[
+        "bench",
+        "--quality",
+        "--swing-positions",
+        "0",
+        "--accuracy-positions",
+        "0",
+        "--accuracy-depths",
+        "1,14",
+        "--choice-positions",
+        "8",
+        "--choice-empties",
+        "14",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let c = &v["choice"];
+    assert_eq!(
+        (c["positions"].as_u64(), c["empties"].as_u64()),
+        (Some(8), Some(14))
+    );
+    let by = c["by_depth"].as_array().expect("per depth");
+    let at = |k: usize| {
+        (
+            by[k]["best"].as_f64().expect("share"),
+            by[k]["loss"].as_f64().expect("loss"),
+        )
+    };
+    assert_eq!(by[1]["depth"].as_u64(), Some(14));
+    assert_eq!(at(1), (1.0, 0.0), "{out}");
+    let (b, l) = at(0);
+    assert!((0.0..=1.0).contains(&b) && l >= 0.0, "{out}");
+    assert_eq!(b == 1.0, l == 0.0, "{out}");
+    fails_with_2(
+        &[
+            "bench",
+            "--quality",
+            "--choice-positions",
+            "1",
+            "--choice-empties",
+            "30",
+        ],
+        "--choice-empties",
+    );
+}

@@ -3,11 +3,14 @@
 //! - parity swing: mean |score(d) − score(d+1)| of depth-d searches, d = 8..13, at 20-40
 //!   empties (a swing is `explore --depth 11` and `--depth 12` disagreeing);
 //! - accuracy: mean absolute error of depth-D searches against the exact WTHOR theoretical
-//!   score of the position at 24 empties.
+//!   score of the position at 24 empties;
+//! - move choice (when asked, [`super::bench_choice`]): how often the depth-D move is best
+//!   under perfect play, and the discs it loses.
 //!
 //! Single-threaded and with the table cleared before every search, so the same build and
 //! weights always give the same figures.
 
+use super::bench_choice::{choice_set, measure_choice, ChoiceReport};
 use anyhow::{bail, Context, Result};
 use othbook::board::Position;
 use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, Selectivity, SCALE};
@@ -56,6 +59,20 @@ pub struct QualityArgs {
     /// Multi-ProbCut level of those label searches (as `train label --selectivity`).
     #[arg(long, default_value_t = LabelOptions::default().selectivity, requires = "label_depth")]
     pub label_selectivity: Selectivity,
+    /// Also measure move choice at this many positions (one per held-out game; 0: not
+    /// measured): each is solved, and the move of a depth-D search (--accuracy-depths) is
+    /// scored against the best under perfect play. About a second a position at 22 empties.
+    #[arg(long, default_value_t = 0, requires = "quality")]
+    pub choice_positions: usize,
+    /// Empty squares of the move-choice positions (14 to 26: enough for a midgame search to
+    /// differ from the solve, few enough to solve in about a second).
+    #[arg(
+        long,
+        default_value_t = 22,
+        value_parser = clap::value_parser!(u32).range(14..=26),
+        requires = "choice_positions"
+    )]
+    pub choice_empties: u32,
     /// Print the report as JSON.
     #[arg(long, requires = "quality")]
     pub json: bool,
@@ -95,6 +112,8 @@ pub struct QualityReport {
     pub accuracy: Vec<(u32, f64)>,
     /// The training labels' rule at the same positions, when asked.
     pub labels: Option<LabelAccuracy>,
+    /// Move choice of the accuracy depths, when asked.
+    pub choice: Option<ChoiceReport>,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -138,6 +157,16 @@ fn swing_set(games: &[GameRecord], n: usize) -> Vec<Position> {
         .enumerate()
         .filter_map(|(k, g)| position_at(g, 20 + (7 * k as u32) % 21))
         .collect()
+}
+
+/// Every tenth position, how far a part of the measurement is.
+pub(super) fn progress(what: &str, done: usize, total: usize, start: Instant) {
+    if done.is_multiple_of(10) {
+        eprintln!(
+            "{what}: {done}/{total} positions ({:.1} s)",
+            start.elapsed().as_secs_f64()
+        );
+    }
 }
 
 fn score(engine: &mut Engine, pos: &Position, depth: u32) -> Result<f64> {
@@ -192,14 +221,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
             let d = SWING_DEPTHS.start() + k as u32;
             odd_even += if d % 2 == 1 { w[0] - w[1] } else { w[1] - w[0] };
         }
-        if (i + 1) % 10 == 0 {
-            eprintln!(
-                "swing: {}/{} positions ({:.1} s)",
-                i + 1,
-                swing.len(),
-                start.elapsed().as_secs_f64()
-            );
-        }
+        progress("swing", i + 1, swing.len(), start);
     }
     let n_swing = swing.len().max(1) as f64;
     let swing_by_depth: Vec<(u32, f64)> = swing_sum
@@ -221,13 +243,25 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         accuracy.push((d, err / exact.len().max(1) as f64));
     }
     let labels = match args.label_depth {
-        Some(depth) => Some(label_accuracy(
+        Some(depth) if !exact.is_empty() => Some(label_accuracy(
             &mut engine,
             &exact,
             depth,
             args.label_selectivity,
         )?),
-        None => None,
+        _ => None,
+    };
+    let choice = match args.choice_positions {
+        0 => None,
+        n => {
+            let positions = choice_set(&games, args.choice_empties, n);
+            Some(measure_choice(
+                &mut engine,
+                &positions,
+                args.choice_empties,
+                &args.accuracy_depths,
+            )?)
+        }
     };
     Ok(QualityReport {
         eval: args.eval.clone(),
@@ -239,6 +273,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         accuracy_positions: exact.len(),
         accuracy,
         labels,
+        choice,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -287,23 +322,27 @@ pub fn run(args: &QualityArgs, hash_mb: usize, out: &mut impl Write) -> Result<(
         "evaluation: {name}; {} held-out WTHOR games (every {EVERY}th)",
         r.held_out_games
     )?;
-    writeln!(
-        out,
-        "parity swing over {} positions at 20-40 empties (mean |score(d) - score(d+1)|, discs):",
-        r.swing_positions
-    )?;
-    for (d, s) in &r.swing_by_depth {
-        writeln!(out, "  depth {d:>2}-{:<2} {s:>6.2}", d + 1)?;
+    if r.swing_positions > 0 {
+        writeln!(
+            out,
+            "parity swing over {} positions at 20-40 empties (mean |score(d) - score(d+1)|, discs):",
+            r.swing_positions
+        )?;
+        for (d, s) in &r.swing_by_depth {
+            writeln!(out, "  depth {d:>2}-{:<2} {s:>6.2}", d + 1)?;
+        }
+        writeln!(out, "  all        {:>6.2}", r.swing)?;
+        writeln!(out, "  odd-even   {:>+6.2}", r.odd_minus_even)?;
     }
-    writeln!(out, "  all        {:>6.2}", r.swing)?;
-    writeln!(out, "  odd-even   {:>+6.2}", r.odd_minus_even)?;
-    writeln!(
-        out,
-        "accuracy over {} positions at 24 empties (mean |score - theoretical|, discs):",
-        r.accuracy_positions
-    )?;
-    for (d, e) in &r.accuracy {
-        writeln!(out, "  depth {d:>2}    {e:>6.2}")?;
+    if r.accuracy_positions > 0 {
+        writeln!(
+            out,
+            "accuracy over {} positions at 24 empties (mean |score - theoretical|, discs):",
+            r.accuracy_positions
+        )?;
+        for (d, e) in &r.accuracy {
+            writeln!(out, "  depth {d:>2}    {e:>6.2}")?;
+        }
     }
     if let Some(l) = &r.labels {
         writeln!(
@@ -315,6 +354,22 @@ pub fn run(args: &QualityArgs, hash_mb: usize, out: &mut impl Write) -> Result<(
             l.mae,
             l.ms_per_label
         )?;
+    }
+    if let Some(c) = &r.choice {
+        writeln!(
+            out,
+            "move choice over {} positions at {} empties (best under perfect play; mean discs lost):",
+            c.positions, c.empties
+        )?;
+        for m in &c.by_depth {
+            writeln!(
+                out,
+                "  depth {:>2}    {:>5.1}%  {:>5.2}",
+                m.depth,
+                100.0 * m.best,
+                m.loss
+            )?;
+        }
     }
     writeln!(out, "{:.1} s", r.seconds)?;
     Ok(())

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 mod analyze;
 mod bench;
+mod bench_choice;
 mod bench_quality;
 mod book;
 mod book_values;
