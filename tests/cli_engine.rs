@@ -579,7 +579,8 @@ fn regression_calibrate_overwrote_its_games_file() {
 
 /// `bench --quality --choice-positions`: a search as deep as the positions' empties solves
 /// them, so its move is always best and loses nothing; a depth-1 search's share and loss
-/// agree with each other; empty counts out of range are refused before any work.
+/// agree with each other (here at full width); empty counts out of range are refused before
+/// any work.
 #[test]
 fn bench_move_choice_scores_a_solving_depth_as_perfect() {
     let wthor = "../shared/data/wthor";
@@ -597,9 +598,12 @@ fn bench_move_choice_scores_a_solving_depth_as_perfect() {
         "8",
         "--choice-empties",
         "14",
+        "--selectivity",
+        "exact",
         "--json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["selectivity"].as_str(), Some("exact"));
     let c = &v["choice"];
     assert_eq!(
         (c["positions"].as_u64(), c["empties"].as_u64()),

@@ -8,7 +8,7 @@
 
 use anyhow::{ensure, Result};
 use othbook::board::{Bitboard, Move, Position};
-use othbook::engine::{Engine, Limits, SCALE};
+use othbook::engine::{Engine, Limits, Selectivity, SCALE};
 use othbook::train::holdout::{position_at, spread};
 use othbook::transcript::GameRecord;
 use serde::Serialize;
@@ -57,12 +57,14 @@ fn exact_value(engine: &mut Engine, pos: &Position, mv: Move) -> Result<i32> {
     Ok(a.score)
 }
 
-/// Solves every position, then scores the move of a depth-D search for each `depths`.
+/// Solves every position, then scores the move of a depth-D search at `selectivity` for each
+/// of `depths`.
 pub fn measure_choice(
     engine: &mut Engine,
     positions: &[Position],
     empties: u32,
     depths: &[u32],
+    selectivity: Selectivity,
 ) -> Result<ChoiceReport> {
     let start = Instant::now();
     let mut best = vec![0usize; depths.len()];
@@ -72,7 +74,9 @@ pub fn measure_choice(
         let solved = engine.analyze(&pos.board, &Limits::exact())?;
         for (k, &d) in depths.iter().enumerate() {
             engine.clear();
-            let chosen = engine.analyze(&pos.board, &Limits::depth(d))?.best_move;
+            let chosen = engine
+                .analyze(&pos.board, &Limits::depth(d).selectivity(selectivity))?
+                .best_move;
             let value = if chosen == solved.best_move {
                 solved.score
             } else {

@@ -59,6 +59,11 @@ pub struct QualityArgs {
     /// Multi-ProbCut level of those label searches (as `train label --selectivity`).
     #[arg(long, default_value_t = LabelOptions::default().selectivity, requires = "label_depth")]
     pub label_selectivity: Selectivity,
+    /// Multi-ProbCut level of the swing, accuracy and move-choice searches (as `analyze
+    /// --selectivity`): `exact` measures the evaluation without the cuts of a ProbCut table
+    /// that was calibrated for other weights.
+    #[arg(long, default_value_t = Selectivity::MIDGAME_DEFAULT, requires = "quality")]
+    pub selectivity: Selectivity,
     /// Also measure move choice at this many positions (one per held-out game; 0: not
     /// measured): each is solved, and the move of a depth-D search (--accuracy-depths) is
     /// scored against the best under perfect play. About a second a position at 22 empties.
@@ -114,6 +119,8 @@ pub struct QualityReport {
     pub labels: Option<LabelAccuracy>,
     /// Move choice of the accuracy depths, when asked.
     pub choice: Option<ChoiceReport>,
+    /// Multi-ProbCut level of the searches.
+    pub selectivity: String,
     /// Seconds taken.
     pub seconds: f64,
 }
@@ -169,9 +176,9 @@ pub(super) fn progress(what: &str, done: usize, total: usize, start: Instant) {
     }
 }
 
-fn score(engine: &mut Engine, pos: &Position, depth: u32) -> Result<f64> {
+fn score(engine: &mut Engine, pos: &Position, depth: u32, s: Selectivity) -> Result<f64> {
     engine.clear();
-    let a = engine.analyze(&pos.board, &Limits::depth(depth))?;
+    let a = engine.analyze(&pos.board, &Limits::depth(depth).selectivity(s))?;
     Ok(f64::from(a.score) / f64::from(SCALE))
 }
 
@@ -214,7 +221,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
     let mut odd_even = 0.0;
     for (i, pos) in swing.iter().enumerate() {
         let s: Vec<f64> = SWING_DEPTHS
-            .map(|d| score(&mut engine, pos, d))
+            .map(|d| score(&mut engine, pos, d, args.selectivity))
             .collect::<Result<_>>()?;
         for (k, w) in s.windows(2).enumerate() {
             swing_sum[k] += (w[1] - w[0]).abs();
@@ -233,7 +240,8 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
     for &d in &args.accuracy_depths {
         let mut err = 0.0;
         for s in &exact {
-            err += (score(&mut engine, &s.position, d)? - f64::from(s.exact)).abs();
+            err +=
+                (score(&mut engine, &s.position, d, args.selectivity)? - f64::from(s.exact)).abs();
         }
         eprintln!(
             "accuracy at depth {d}: {} positions ({:.1} s)",
@@ -260,6 +268,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
                 &positions,
                 args.choice_empties,
                 &args.accuracy_depths,
+                args.selectivity,
             )?)
         }
     };
@@ -274,6 +283,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         accuracy,
         labels,
         choice,
+        selectivity: args.selectivity.to_string(),
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -319,8 +329,8 @@ pub fn run(args: &QualityArgs, hash_mb: usize, out: &mut impl Write) -> Result<(
     );
     writeln!(
         out,
-        "evaluation: {name}; {} held-out WTHOR games (every {EVERY}th)",
-        r.held_out_games
+        "evaluation: {name}; {} held-out WTHOR games (every {EVERY}th); searches at selectivity {}",
+        r.held_out_games, r.selectivity
     )?;
     if r.swing_positions > 0 {
         writeln!(
