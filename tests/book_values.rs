@@ -509,3 +509,18 @@ fn explore_shows_what_deviation_learning_added() {
     assert!(!table.contains("<4"), "{table}");
     assert!(table.contains("value "), "{table}");
 }
+
+/// The shared books were written into `tempfile` folders held by statics, which Rust never
+/// drops: every test process left its books (about 25 MB) in the system's temporary folder.
+#[test]
+fn regression_shared_test_books_were_left_in_the_temporary_folder() {
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for path in [
+        fake_evaluated_book(),
+        partly_evaluated_book(),
+        common::default_without_values(),
+    ] {
+        assert!(path.starts_with(scratch), "{}", path.display());
+        assert!(path.is_file(), "{}", path.display());
+    }
+}

@@ -1,23 +1,10 @@
 //! `othbook solve`, `analyze` and `bench` from the outside: output, checks against the FFO
 //! file, and exit code 2 for bad input.
 
-use assert_cmd::Command;
-
-fn othbook() -> Command {
-    Command::cargo_bin("othbook").expect("binary")
-}
+mod common;
+use common::{othbook, stdout_of};
 
 const FFO: &str = "../shared/data/ffo/ffo.obf";
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = othbook().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
 
 fn fails_with_2(args: &[&str], needle: &str) {
     let out = othbook().args(args).output().expect("runs");
@@ -244,8 +231,7 @@ fn regression_solve_of_the_start_position_ran_for_ever() {
 
 #[test]
 fn analyze_probes_the_book_before_searching() {
-    let out = Command::cargo_bin("othbook")
-        .unwrap()
+    let out = othbook()
         .args(["analyze", "f5", "--depth", "4"])
         .output()
         .unwrap();
@@ -256,8 +242,7 @@ fn analyze_probes_the_book_before_searching() {
     assert!(book_at < search_at, "{text}");
     assert!(text.contains("d6") && text.contains("games"), "{text}");
 
-    let out = Command::cargo_bin("othbook")
-        .unwrap()
+    let out = othbook()
         .args(["analyze", "f5", "--depth", "4", "--no-book"])
         .output()
         .unwrap();
@@ -266,8 +251,7 @@ fn analyze_probes_the_book_before_searching() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.book");
     std::fs::write(&bad, b"not a book at all").unwrap();
-    let out = Command::cargo_bin("othbook")
-        .unwrap()
+    let out = othbook()
         .args([
             "analyze",
             "f5",

@@ -108,11 +108,11 @@ fn regression_explore_tsv_left_out_the_games_list() {
 }
 
 /// Books of WTHOR 2019-2021 (a few thousand games), built once for the filter tests.
-fn small_books() -> &'static (tempfile::TempDir, PathBuf) {
-    static DIR: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+fn small_books() -> &'static (PathBuf, PathBuf) {
+    static DIR: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let all = dir.path().join("all.book");
+        let dir = common::scratch_dir("games-find");
+        let all = dir.join("all.book");
         let mut args = vec!["build".to_string()];
         for y in 2019..=2021 {
             args.push(need(&format!("../shared/data/wthor/WTH_{y}.wtb")).to_string());
@@ -137,7 +137,7 @@ fn small_books() -> &'static (tempfile::TempDir, PathBuf) {
 /// `build` with `filter` from the same three years.
 fn filtered_book(filter: &[&str], name: &str) -> PathBuf {
     let (dir, _) = small_books();
-    let path = dir.path().join(name);
+    let path = dir.join(name);
     let years: Vec<String> = (2019..=2021)
         .map(|y| format!("../shared/data/wthor/WTH_{y}.wtb"))
         .collect();

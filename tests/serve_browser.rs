@@ -82,11 +82,13 @@ impl Drop for Driver {
 struct Session<'a> {
     driver: &'a Driver,
     id: String,
+    /// Chromium's profile folder, removed after the session (and with it the browser) ends.
+    _profile: tempfile::TempDir,
 }
 
 impl Session<'_> {
     fn new(driver: &Driver) -> Session<'_> {
-        let profile = tempfile::tempdir().unwrap().keep();
+        let profile = tempfile::tempdir().unwrap();
         let args = [
             "--headless",
             "--no-sandbox",
@@ -101,7 +103,7 @@ impl Session<'_> {
         ]
         .iter()
         .map(|s| s.to_string())
-        .chain([format!("--user-data-dir={}", profile.display())])
+        .chain([format!("--user-data-dir={}", profile.path().display())])
         .collect::<Vec<_>>();
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
@@ -111,6 +113,7 @@ impl Session<'_> {
         Session {
             driver,
             id: v["sessionId"].as_str().unwrap().to_string(),
+            _profile: profile,
         }
     }
 

@@ -66,11 +66,12 @@ pub struct QualityArgs {
     pub selectivity: Selectivity,
     /// Also measure move choice at this many positions (one per held-out game; 0: not
     /// measured): each is solved, and the move of a depth-D search (--accuracy-depths) is
-    /// scored against the best under perfect play. About a second a position at 22 empties.
+    /// scored against the best under perfect play. About 0.6 s a position at 22 empties
+    /// with the default depths (one core).
     #[arg(long, default_value_t = 0, requires = "quality")]
     pub choice_positions: usize,
     /// Empty squares of the move-choice positions (14 to 26: enough for a midgame search to
-    /// differ from the solve, few enough to solve in about a second).
+    /// differ from the solve, few enough to solve each in seconds).
     #[arg(
         long,
         default_value_t = 22,

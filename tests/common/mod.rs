@@ -131,26 +131,34 @@ pub fn fake_leaf(
         .max_by_key(|(_, s)| s.score)
 }
 
-/// A book made once per test binary by `make` (given the path to write), in a folder that
-/// lives as long as the binary.
+/// The folder for files the tests share within one run: Cargo's scratch folder for
+/// integration tests (under `target/`), so that nothing is left in the system's temporary
+/// folder. Files there have fixed names and are replaced whole (the writers are atomic), so
+/// test processes running at once may write the same file.
+pub fn scratch_dir(sub: &str) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(sub);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A book made once per test process by `make` (given the path to write), as `name` in
+/// [`scratch_dir`].
 fn book_once(
-    cell: &'static std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)>,
+    cell: &'static std::sync::OnceLock<std::path::PathBuf>,
+    name: &str,
     make: impl FnOnce(&Path),
 ) -> &'static Path {
-    let (_, path) = cell.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("evaluated.book");
+    cell.get_or_init(|| {
+        let path = scratch_dir("books").join(name);
         make(&path);
-        (dir, path)
-    });
-    path
+        path
+    })
 }
 
 /// The default book evaluated with [`fake_leaf`], written once per test binary.
 pub fn fake_evaluated_book() -> &'static Path {
-    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    book_once(&BOOK, |path| {
+    static BOOK: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    book_once(&BOOK, "fake-evaluated.book", |path| {
         let report = evaluate_book(default_without_values(), path, 4, fake_leaf);
         assert!(report.valued > 0 && report.missing == 0, "{report:?}");
     })
@@ -205,9 +213,8 @@ pub fn stdout_of(args: &[&str]) -> String {
 /// The default book evaluated by `othbook book evaluate` two plies deep, only its positions
 /// of at most 8 plies (deeper ones have no value), written once per test binary.
 pub fn partly_evaluated_book() -> &'static Path {
-    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    book_once(&BOOK, |path| {
+    static BOOK: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    book_once(&BOOK, "partly-evaluated.book", |path| {
         let default = default_without_values();
         stdout_of(&[
             "book",
@@ -230,9 +237,8 @@ pub fn partly_evaluated_book() -> &'static Path {
 /// The default book without its values (its game table kept), written once per test binary:
 /// the starting point of the books these tests evaluate themselves.
 pub fn default_without_values() -> &'static Path {
-    static BOOK: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
-        std::sync::OnceLock::new();
-    book_once(&BOOK, |path| {
+    static BOOK: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    book_once(&BOOK, "default-without-values.book", |path| {
         let mut data = othbook::book::Book::open(othbook::book::default_path())
             .unwrap()
             .to_data()
