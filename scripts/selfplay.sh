@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Self-play training games for the pattern evaluation (books/README.md, "eval.bin"): the
+# first 24,000 openings of scripts/selfplay_openings.py (XOT + 2-4 random plies), each played
+# twice with colours swapped by the engine at depth 9 against itself at depth 10, no book,
+# saved as Logistello .gam files for `othbook train`. Six parts of 8,000 games, two at a time
+# (about 12 minutes a part on one core of an AMD EPYC Zen 4; 36 minutes on 2 cores). One game
+# at a time per part, so the games are the same on every run with the same binary.
+# Run from the repository root (for ../shared/data/xot).
+#
+# Usage: scripts/selfplay.sh OTHBOOK OUT_DIR
+#   OTHBOOK  the othbook binary that plays (its embedded weights decide the games)
+#   OUT_DIR  where openings.txt, o0..o5.txt, sp0..sp5.gam and the match tables go
+set -euo pipefail
+
+[ $# -eq 2 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+bin=$(realpath "$1")
+mkdir -p "$2"
+out=$(realpath "$2")
+here=$(dirname "$0")
+python3 "$here/selfplay_openings.py" ../shared/data/xot/openingslarge.txt "$out/openings.txt" 2026
+for k in 0 1 2 3 4 5; do
+  sed -n "$((k * 4000 + 1)),$((k * 4000 + 4000))p" "$out/openings.txt" >"$out/o$k.txt"
+done
+
+part() {
+  "$bin" match --black engine:depth=9,book=none --white engine:depth=10,book=none \
+    --openings "$out/o$1.txt" --games 8000 --jobs 1 --save "$out/sp$1.gam" >"$out/m$1.out"
+  echo "part $1 done: $(tail -1 "$out/m$1.out")"
+}
+lane() { for k in "$@"; do part "$k"; done; }
+lane 0 2 4 &
+first=$!
+lane 1 3 5 &
+wait "$first"
+wait $!
+ls -l "$out"/sp?.gam
