@@ -41,8 +41,11 @@ def main():
         sys.exit(__doc__)
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) == 4 else 2026)
     out = set()
-    with open(sys.argv[1]) as f:
-        lines = [l.strip() for l in f if l.strip()]
+    try:
+        with open(sys.argv[1]) as f:
+            lines = [l.strip() for l in f if l.strip()]
+    except OSError as e:
+        sys.exit(f"cannot read the opening list: {e}")
     for n, line in enumerate(lines, 1):
         for _ in range(3):
             board = [[0] * 8 for _ in range(8)]
@@ -51,9 +54,11 @@ def main():
             me, text = 1, ""
             for i in range(0, len(line), 2):
                 mv = line[i:i + 2].lower()
+                if len(mv) != 2 or mv[0] not in "abcdefgh" or mv[1] not in "12345678":
+                    sys.exit(f"{sys.argv[1]}:{n}: {mv!r} is not a square (a1 to h8)")
                 try:
                     play(board, me, int(mv[1]) - 1, ord(mv[0]) - 97)
-                except (ValueError, IndexError) as e:
+                except ValueError as e:
                     sys.exit(f"{sys.argv[1]}:{n}: {e}")
                 me, text = -me, text + mv
             for _ in range(rng.randint(2, 4)):
