@@ -7,19 +7,21 @@
 # at a time per part, so the games are the same on every run with the same binary.
 # Run from the repository root (for ../shared/data/xot).
 #
-# Usage: scripts/selfplay.sh OTHBOOK OUT_DIR
+# Usage: scripts/selfplay.sh OTHBOOK OUT_DIR [SEED]
 #   OTHBOOK  the othbook binary that plays (its embedded weights decide the games)
 #   OUT_DIR  where openings.txt, o0..o5.txt, sp0..sp5.gam and the match tables go
+#   SEED     the openings' seed (default 2026; each round of self-play takes a new one, so
+#            that its games start from other positions)
 set -euo pipefail
 
-[ $# -eq 2 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ -x "$1" ] || { echo "selfplay.sh: $1 is not an executable othbook binary" >&2; exit 2; }
 [ -f ../shared/data/xot/openingslarge.txt ] || { echo "selfplay.sh: run from the repository root (../shared/data/xot/openingslarge.txt is missing)" >&2; exit 2; }
 bin=$(realpath "$1")
 mkdir -p "$2"
 out=$(realpath "$2")
 here=$(dirname "$0")
-python3 "$here/selfplay_openings.py" ../shared/data/xot/openingslarge.txt "$out/openings.txt" 2026
+python3 "$here/selfplay_openings.py" ../shared/data/xot/openingslarge.txt "$out/openings.txt" "${3:-2026}"
 for k in 0 1 2 3 4 5; do
   sed -n "$((k * 4000 + 1)),$((k * 4000 + 4000))p" "$out/openings.txt" >"$out/o$k.txt"
 done
