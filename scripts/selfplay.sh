@@ -17,6 +17,7 @@ set -euo pipefail
 [ $# -eq 2 ] || [ $# -eq 3 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
 [ -x "$1" ] || { echo "selfplay.sh: $1 is not an executable othbook binary" >&2; exit 2; }
 [ -f ../shared/data/xot/openingslarge.txt ] || { echo "selfplay.sh: run from the repository root (../shared/data/xot/openingslarge.txt is missing)" >&2; exit 2; }
+[[ "${3:-2026}" =~ ^[0-9]+$ ]] || { echo "selfplay.sh: the seed must be a whole number, not '$3'" >&2; exit 2; }
 bin=$(realpath "$1")
 mkdir -p "$2"
 out=$(realpath "$2")

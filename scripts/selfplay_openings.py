@@ -2,6 +2,7 @@
 """Openings for self-play training games: every XOT opening followed by 2-4 random legal
 plies, in 3 variants, deduplicated and shuffled. Deterministic (seeded); standard library
 only. Usage: scripts/selfplay_openings.py XOT_LIST OUT [SEED]"""
+import os
 import random
 import sys
 
@@ -39,7 +40,12 @@ def legal(board, me):
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    rng = random.Random(int(sys.argv[3]) if len(sys.argv) == 4 else 2026)
+    seed = sys.argv[3] if len(sys.argv) == 4 else "2026"
+    if not seed.isdigit():
+        sys.exit(f"the seed must be a whole number, not {seed!r}")
+    rng = random.Random(int(seed))
+    if os.path.exists(sys.argv[2]) and os.path.samefile(sys.argv[1], sys.argv[2]):
+        sys.exit(f"the output {sys.argv[2]} is the opening list itself: it would be overwritten")
     out = set()
     try:
         with open(sys.argv[1]) as f:
@@ -71,8 +77,11 @@ def main():
             out.add(text)
     out = sorted(out)
     rng.shuffle(out)
-    with open(sys.argv[2], "w") as f:
-        f.write("\n".join(out) + "\n")
+    try:
+        with open(sys.argv[2], "w") as f:
+            f.write("\n".join(out) + "\n")
+    except OSError as e:
+        sys.exit(f"cannot write the openings: {e}")
     print(f"{len(out)} openings from {len(lines)}")
 
 
