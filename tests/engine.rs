@@ -2,7 +2,7 @@
 //! table never answers for another board, and time limits and stop flags are kept.
 
 use othbook::board::notation::parse_moves;
-use othbook::board::{Board, Move, Position};
+use othbook::board::{Bitboard, Board, Move, Position};
 use othbook::engine::tt::{Bound, Kind, TranspositionTable};
 mod common;
 
@@ -336,5 +336,32 @@ fn regression_long_solves_showed_no_progress_watched_nodes_count_the_search() {
             .unwrap();
         assert!(a.nodes > 0);
         assert_eq!(nodes.load(Ordering::Relaxed), a.nodes);
+    }
+}
+
+/// A board set up by hand can give the side to move more than 32 moves (35 here: not a
+/// position of any game, but `analyze --position` and `solve` take it); the search's move
+/// lists held 32, and every search of it deeper than two plies panicked.
+#[test]
+fn regression_a_board_with_more_than_32_moves_panicked() {
+    let text = "-------X-O-OXO-O-OXXXO---OXO-X---O----OX-XXO-XX--OOX-OOX--------";
+    let bits = |c: char| {
+        text.chars()
+            .enumerate()
+            .filter(|&(_, x)| x == c)
+            .fold(0u64, |b, (i, _)| b | 1 << i)
+    };
+    let b = Board::new(Bitboard(bits('X')), Bitboard(bits('O'))).expect("disjoint");
+    assert_eq!(b.legal_moves().count(), 35);
+    let limits = Limits::depth(3).selectivity(Selectivity::EXACT);
+    assert_eq!(
+        engine(1).analyze(&b, &limits).expect("searched").score,
+        negamax_pattern(b, 3)
+    );
+    for threads in [1, 2] {
+        let a = engine(threads)
+            .analyze(&b, &Limits::depth(7))
+            .expect("searched");
+        assert!(a.depth >= 7, "{threads} threads reached depth {}", a.depth);
     }
 }

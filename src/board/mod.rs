@@ -10,6 +10,7 @@ mod square;
 mod symmetry;
 
 pub use bitboard::{Bitboard, BitboardIter};
+pub use movegen::MAX_MOVES;
 pub use mv::{Color, Move};
 pub use notation::{denormalize_line, format_moves, normalize_line, parse_moves, NotationError};
 pub use position::{final_score_of, Board, BoardError, MoveError, Position, Replay, ReplayError};

@@ -3,6 +3,10 @@
 //! Two implementations: AVX2 (four directions per vector, used when the build target has it)
 //! and portable scalar code. `tests` checks both against a plain square-walking reference.
 
+/// No board has more legal moves than this: each is a different square. Boards set up by
+/// hand reach well past 32 (`regression_a_board_with_more_than_32_moves_panicked`).
+pub const MAX_MOVES: usize = 64;
+
 /// Columns b..g: masks discs that would wrap around the board edge in horizontal/diagonal shifts.
 const INNER: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 

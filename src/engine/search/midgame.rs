@@ -6,6 +6,7 @@ use super::super::probcut::{mid_fit, MID_MIN_DEPTH};
 use super::super::tt::Kind;
 use super::super::{Evaluator, INF, SCALE};
 use super::cutoffs::{child_cut, probe, store};
+use super::move_array::MoveArray;
 use super::node::{raise, Node};
 use super::ordering::{
     midgame_key, mobility_key, pick_best, take_depth_one, MoveList, TT_MOVE_KEY,
@@ -201,17 +202,16 @@ impl<E: Evaluator> Worker<'_, E> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let mut list = [(0u8, 0u64, 0i32, 0u64); 32];
-        let mut n = 0;
+        let mut moves_of = MoveArray::new();
         while mv != 0 {
             let sq = mv.trailing_zeros() as u8;
             mv &= mv - 1;
             let f = flips(p, o, sq);
             let om = moves(o & !f, p | f | 1 << sq);
-            list[n] = (sq, f, -mobility_key(om), om);
-            n += 1;
+            moves_of.push((sq, f, -mobility_key(om), om));
         }
-        let list = &mut list[..n];
+        let list = moves_of.as_mut_slice();
+        let n = list.len();
         let mut best = -INF;
         for i in 0..n {
             let (sq, f, _, om) = pick_best(list, i, |e| e.2);

@@ -15,6 +15,7 @@
 mod cutoffs;
 mod endgame;
 mod midgame;
+mod move_array;
 mod node;
 mod ordering;
 mod probcut;

@@ -4,6 +4,7 @@
 //! another thread is in put off to the end (simplified ABDADA).
 
 use super::super::{Evaluator, INF};
+use super::move_array::MoveArray;
 use super::ordering::{Entry, MoveList};
 use super::threads::{busy_key, Busy, Worker};
 use crate::board::{Bitboard, Board, Square};
@@ -56,8 +57,7 @@ impl<S: Copy> Node<S> {
 /// its result is likely in the table.
 struct Deferral {
     share: bool,
-    deferred: [u8; 32],
-    n_deferred: usize,
+    deferred: MoveArray<u8>,
 }
 
 impl Deferral {
@@ -67,10 +67,9 @@ impl Deferral {
     fn next(&self, list: &mut MoveList, i: usize) -> Option<Entry> {
         if i < list.len() {
             Some(list.pick(i))
-        } else if i - list.len() < self.n_deferred {
-            Some(list.at(usize::from(self.deferred[i - list.len()])))
         } else {
-            None
+            let k = *self.deferred.as_slice().get(i - list.len())?;
+            Some(list.at(usize::from(k)))
         }
     }
 
@@ -83,8 +82,7 @@ impl Deferral {
         }
         let key = busy_key(child);
         if i < n && busy.is_busy(key) {
-            self.deferred[self.n_deferred] = i as u8;
-            self.n_deferred += 1;
+            self.deferred.push(i as u8);
             return None;
         }
         Some(if busy.enter(key) { key } else { 0 })
@@ -118,10 +116,9 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut best_sq = list.first_square();
         let mut order = Deferral {
             share,
-            deferred: [0; 32],
-            n_deferred: 0,
+            deferred: MoveArray::new(),
         };
-        for i in 0..n + 32 {
+        for i in 0..2 * n {
             let Some(e) = order.next(list, i) else {
                 break;
             };

@@ -2,6 +2,7 @@
 //! picks from best first, the midgame and endgame keys, the last ply's fixed order, and the
 //! quadrant parity the exact search prefers.
 
+use super::move_array::MoveArray;
 use crate::board::{Bitboard, Board, Square};
 use std::ops::ControlFlow;
 
@@ -19,8 +20,7 @@ pub(crate) const TT_MOVE_KEY: i32 = 1 << 30;
 /// A node's moves with their keys, picked best first so that a cutoff leaves the rest
 /// unsorted.
 pub(crate) struct MoveList {
-    entries: [Entry; 32],
-    n: usize,
+    entries: MoveArray<Entry>,
 }
 
 impl MoveList {
@@ -28,20 +28,15 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            entries: [Entry {
-                sq: Square::A1,
-                flips: Bitboard::EMPTY,
-                key: 0,
-            }; 32],
-            n: 0,
+            entries: MoveArray::new(),
         }
     }
 
     /// Adds the moves of `board` with the keys `key(square, flips, child)` gives, in square
     /// order; `Break(score)` as soon as a key says that the node is settled (a cutoff found
     /// while looking at the children). Filled in place: a list returned by value was copied
-    /// (520 bytes, twice) at every endgame node, and the copy's store-forwarding stall cost
-    /// the exact search 8% (perf, bench).
+    /// twice at every endgame node, and the copy's store-forwarding stall cost the exact
+    /// search 8% (perf, bench).
     #[inline(always)]
     pub fn fill(
         &mut self,
@@ -53,8 +48,7 @@ impl MoveList {
             let flips = board.legal_flips(sq);
             let child = board.play_flips(sq, flips);
             let k = key(sq, flips, child)?;
-            self.entries[self.n] = Entry { sq, flips, key: k };
-            self.n += 1;
+            self.entries.push(Entry { sq, flips, key: k });
         }
         ControlFlow::Continue(())
     }
@@ -62,25 +56,25 @@ impl MoveList {
     /// Number of moves.
     #[inline]
     pub fn len(&self) -> usize {
-        self.n
+        self.entries.len()
     }
 
     /// The first move in square order (a node's best move when none beats `-INF`).
     #[inline]
     pub fn first_square(&self) -> Square {
-        self.entries[0].sq
+        self.entries.as_slice()[0].sq
     }
 
     /// Moves the best-keyed of the moves from `i` on to `i` and returns it.
     #[inline(always)]
     pub fn pick(&mut self, i: usize) -> Entry {
-        pick_best(&mut self.entries[..self.n], i, |e| e.key)
+        pick_best(self.entries.as_mut_slice(), i, |e| e.key)
     }
 
     /// The move at `i` as it stands (after earlier picks).
     #[inline]
     pub fn at(&self, i: usize) -> Entry {
-        self.entries[i]
+        self.entries.as_slice()[i]
     }
 }
 
