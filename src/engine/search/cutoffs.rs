@@ -6,7 +6,7 @@
 use super::super::probcut::Selectivity;
 use super::super::stability::stable_discs;
 use super::super::tt::{Bound, Kind, TranspositionTable};
-use crate::board::{Board, Square};
+use crate::board::{Bitboard, Board, Square};
 use std::ops::ControlFlow;
 
 /// The table's entry for `board`: `Break(score)` when it settles the node inside
@@ -55,6 +55,18 @@ pub(crate) fn child_cut(
         && matches!(e.bound, Bound::Upper | Bound::Exact)
         && -e.score >= beta)
         .then_some(-e.score)
+}
+
+/// Starts loading the table buckets of all the children of `board` (its `moves`) before
+/// [`child_cut`] reads the first: each is usually a cache miss, and issued together the loads
+/// overlap instead of waiting one after the other (FFO #48-#50 at one thread: 8% less time,
+/// the same nodes).
+#[inline]
+pub(crate) fn prefetch_children(tt: &TranspositionTable, board: Board, moves: Bitboard) {
+    for sq in moves {
+        let child = board.play_flips(sq, board.legal_flips(sq));
+        tt.prefetch(child.player().0, child.opponent().0);
+    }
 }
 
 /// Stores a node's fail-soft result `best` (searched in (`alpha0`, `beta`)) with its best

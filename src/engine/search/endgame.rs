@@ -5,7 +5,7 @@
 use super::super::probcut::{end_fit, end_shallow, END_MIN_EMPTIES};
 use super::super::tt::Kind;
 use super::super::{Evaluator, INF, SCALE};
-use super::cutoffs::{child_cut, probe, stability_cut, store};
+use super::cutoffs::{child_cut, prefetch_children, probe, stability_cut, store};
 use super::node::Node;
 use super::ordering::{endgame_mobility_key, endgame_near_key, parity_of, MoveList, TT_MOVE_KEY};
 use super::solvers::{final_score, SMALL_EMPTIES};
@@ -80,6 +80,9 @@ impl<E: Evaluator> Worker<'_, E> {
             return score;
         }
 
+        if n_empty >= ETC_MIN_EMPTIES {
+            prefetch_children(self.tt, board, moves);
+        }
         let parity = parity_of(board.empties().0);
         let mut list = MoveList::new();
         let filled = list.fill(board, moves, |sq, _, child| {
