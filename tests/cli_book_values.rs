@@ -119,21 +119,11 @@ fn an_interrupted_evaluation_saves_its_work_and_a_rerun_ends_as_an_uninterrupted
     evaluate_to(d, "whole.book", &eval);
     let mut args = vec!["book", "evaluate", "small.book", "-o", "resumed.book"];
     args.extend(eval);
-    let mut child = othbook_process()
-        .current_dir(d)
-        .args(&args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().unwrap();
+    let (code, _, err) = common::interrupted(d, &args, std::time::Duration::from_millis(400));
     assert_eq!(
-        status.code(),
+        code,
         Some(130),
-        "the run ended before the signal: make it longer"
+        "the run ended before the signal: make it longer\n{err}"
     );
     let saved = othbook::book::Book::open(d.join("resumed.book")).unwrap();
     assert!(saved.has_values());

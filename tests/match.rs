@@ -492,3 +492,76 @@ fn the_csv_names_the_opening_of_each_game() {
         assert!(deepest.moves.len() >= 5, "{line}");
     }
 }
+
+// libc is a dependency on Linux only.
+#[cfg(target_os = "linux")]
+#[test]
+fn regression_an_interrupted_match_lost_every_game_it_had_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gam, csv) = (dir.path().join("games.gam"), dir.path().join("games.csv"));
+    let (code, stdout, stderr) = common::interrupted(
+        dir.path(),
+        &[
+            "match",
+            "--black",
+            "engine:depth=7,book=none",
+            "--white",
+            "engine:depth=6,book=none",
+            "--openings",
+            "xot",
+            "--games",
+            "20000",
+            "--save",
+            gam.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        std::time::Duration::from_millis(1500),
+    );
+    assert_eq!(
+        code,
+        Some(130),
+        "the match ended before the signal: make it longer\n{stdout}\n{stderr}"
+    );
+    let played: usize = stderr
+        .split("after ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of games played: {stderr}"));
+    assert!(played > 0, "{stderr}");
+    assert!(stderr.contains("of 20000 games"), "{stderr}");
+    assert!(stdout.contains(&format!("{played:>5}")), "{stdout}");
+    let lines = std::fs::read_to_string(&gam).unwrap();
+    assert_eq!(lines.lines().count(), played, "{lines}");
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), played + 1, "{rows}");
+    // The games are whole and in playing order: they replay and build a book.
+    for (i, row) in rows.lines().skip(1).enumerate() {
+        assert!(row.starts_with(&format!("{},", i + 1)), "{row}");
+    }
+    let stats = run_ok(&["games", "stats", gam.to_str().unwrap(), "--format", "tsv"]);
+    assert!(stats.contains(&played.to_string()), "{stats}");
+}
+
+#[test]
+fn regression_round_robin_ignored_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("rr.gam");
+    run_ok(&[
+        "match",
+        "--round-robin",
+        "random:seed=1",
+        "simple",
+        "alphabeta:depth=2",
+        "--limits",
+        "0.01,0.02",
+        "--games",
+        "2",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    let games = std::fs::read_to_string(&saved).unwrap();
+    // 3 pairs x 2 limits x 2 games
+    assert_eq!(games.lines().count(), 12, "{games}");
+}

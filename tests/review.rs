@@ -340,28 +340,22 @@ fn a_stopped_review_keeps_the_plies_reviewed_before_the_stop() {
 #[test]
 fn regression_cli_review_died_on_ctrl_c() {
     for format in ["table", "json"] {
-        let child = common::othbook_process()
-            .args([
+        let (code, out, err) = common::interrupted(
+            std::path::Path::new("."),
+            &[
                 "review",
                 "f5d6c3d3c4f4f6f3e6e7",
                 "--depth",
                 "40",
                 "--no-book",
-            ])
-            .args(["--threads", "1", "--format", format])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(1000));
-        // SAFETY: kill(2) on our own child's pid.
-        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-        let done = child.wait_with_output().unwrap();
-        let (out, err) = (
-            String::from_utf8_lossy(&done.stdout),
-            String::from_utf8_lossy(&done.stderr),
+                "--threads",
+                "1",
+                "--format",
+                format,
+            ],
+            Duration::from_millis(1000),
         );
-        assert_eq!(done.status.code(), Some(130), "{err}");
+        assert_eq!(code, Some(130), "{err}");
         assert!(err.contains("0 of 10 plies reviewed"), "{err}");
         if format == "json" {
             let r: Review = serde_json::from_str(&out).expect("JSON of a Review");

@@ -20,6 +20,7 @@ mod games_listing;
 mod gtp;
 mod info;
 mod interrupt;
+mod match_record;
 mod merge;
 mod nboard;
 mod openings;

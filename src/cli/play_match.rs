@@ -1,17 +1,18 @@
 //! `othbook match`: games between two players (or a round robin) under time controls.
 
 use super::common::bad;
+use super::interrupt::{self, Interrupted};
+use super::match_record::{Pairing, Recorder};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Color, Move, Position};
-use othbook::play::arena::{
-    csv_row, elo_interval, run_match, totals, MatchConfig, MatchGame, Termination, CSV_HEADER,
-};
+use othbook::play::arena::{elo_interval, run_match, totals, MatchConfig, MatchGame, Termination};
 use othbook::play::clock::TimeControl;
 use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
 use othbook::play::seconds::Seconds;
 use othbook::play::spec::{players, PlayerSpec};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Where `--openings xot` looks for the XOT list.
@@ -61,10 +62,11 @@ pub struct Args {
     /// code 1.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64(), allow_hyphen_values = true)]
     engine_timeout: f64,
-    /// Write one CSV line per game to this file.
+    /// Write one CSV line per game to this file (rewritten every 30 s while the match runs).
     #[arg(long)]
     csv: Option<PathBuf>,
-    /// Save the games for `othbook build`: .gam, .ggf, .pgn or .txt (move strings), by extension.
+    /// Save the games for `othbook build`: .gam, .ggf, .pgn or .txt (move strings), by
+    /// extension (rewritten every 30 s while the match runs).
     #[arg(long)]
     save: Option<PathBuf>,
 }
@@ -78,7 +80,9 @@ fn after_help() -> String {
         "\nExamples:\n  othbook match --black alphabeta:depth=4 --white random --games 10 --swap\n  \
          othbook match --black engine:time=0.5 --white \"gtp:gtp-rhino -l 5\" --openings xot --games 4\n  \
          othbook match --black engine:time=0.5 --white \"nboard:depth=16:./ntest x\" --openings xot --games 20\n  \
-         othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv",
+         othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv\n\n\
+         Ctrl-C (or SIGTERM) starts no new game: the games under way are finished, the report covers \
+         the games played, --csv and --save keep them, and the exit code is 130.",
     );
     s
 }
@@ -133,18 +137,6 @@ fn shuffle<T>(v: &mut [T], seed: u64) {
     }
 }
 
-fn progress(label: String) -> impl Fn(usize, usize) + Sync {
-    let tty = std::io::stderr().is_terminal();
-    move |done, total| {
-        if tty {
-            eprint!("\r{label}: game {done}/{total}   ");
-            if done == total {
-                eprintln!();
-            }
-        }
-    }
-}
-
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.games == 0 || args.games > 100_000 {
         return Err(bad("--games must be 1 to 100000"));
@@ -156,8 +148,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .and_then(|s| s.within(0.01, 3600.0))
         .map_err(|e| bad(format!("--engine-timeout: {e}")))?
         .duration();
-    // The CSV is created at once and the games saved at the end: neither may be the
-    // openings file or the other.
+    // The CSV is created at once and both files are rewritten while the games are played:
+    // neither may be the openings file or the other.
     let opening_file: Vec<PathBuf> = args
         .openings
         .iter()
@@ -182,36 +174,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(seed) = args.seed {
         shuffle(&mut openings, seed);
     }
-    let mut csv = match &args.csv {
-        Some(p) => {
-            let mut f = std::fs::File::create(p)
-                .with_context(|| format!("cannot create {}", p.display()))?;
-            let limit = if args.round_robin.is_empty() {
-                ""
-            } else {
-                "limit,"
-            };
-            writeln!(f, "{limit}{CSV_HEADER}")?;
-            Some((f, p.clone()))
-        }
-        None => None,
-    };
+    let recorder = Recorder::new(
+        args.csv.as_deref(),
+        args.save.as_deref(),
+        !args.round_robin.is_empty(),
+    )?;
+    let stop = interrupt::install();
     if !args.round_robin.is_empty() {
-        return round_robin(
-            &args,
-            openings,
-            time,
-            engine_timeout,
-            csv.as_mut().map(|(f, _)| f),
-            out,
-        );
+        return round_robin(&args, openings, time, engine_timeout, &recorder, stop, out);
     }
     let a = spec(args.black.as_deref().unwrap_or_default())?;
     let b = spec(args.white.as_deref().unwrap_or_default())?;
-    let save_format = match &args.save {
-        Some(p) => Some(save_format(p)?),
-        None => None,
-    };
     let cfg = MatchConfig {
         a,
         b,
@@ -222,22 +195,40 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         jobs: args.jobs,
         engine_timeout,
     };
-    let games =
-        run_match(&cfg, &progress(format!("{} vs {}", cfg.a, cfg.b))).context("match aborted")?;
-    if let Some((f, p)) = csv.as_mut() {
-        for g in &games {
-            writeln!(f, "{}", csv_row(g, &cfg.a.to_string(), &cfg.b.to_string()))
-                .with_context(|| format!("cannot write {}", p.display()))?;
-        }
-    }
-    if let (Some(path), Some(format)) = (&args.save, save_format) {
-        let recs =
-            othbook::play::arena::records(&games, &cfg.a.to_string(), &cfg.b.to_string(), "match");
-        othbook::transcript::write::write_file(&recs, format, path)
-            .with_context(|| format!("cannot save the games to {}", path.display()))?;
-    }
+    recorder.begin(Pairing {
+        label: format!("{} vs {}", cfg.a, cfg.b),
+        total: cfg.games,
+        a: cfg.a.to_string(),
+        b: cfg.b.to_string(),
+        limit: None,
+    });
+    let games = run_match(&cfg, stop, &|g, n| recorder.game(g, n)).context("match aborted")?;
+    recorder.finish()?;
     report(out, &cfg, &games)?;
+    stopped(out, stop, &recorder, games.len(), cfg.games)?;
     clean(out, engine_failures(&games), games.len())
+}
+
+/// After a signal stopped the match: says so under the report and ends with exit code 130.
+fn stopped(
+    out: &mut impl Write,
+    stop: &AtomicBool,
+    recorder: &Recorder,
+    played: usize,
+    total: usize,
+) -> Result<()> {
+    if played >= total || !stop.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    out.flush()?;
+    let kept = match recorder.files() {
+        Some(f) => format!("the games played are in {f}"),
+        None => "nothing was saved (no --csv or --save)".to_string(),
+    };
+    Err(Interrupted(format!(
+        "match stopped by a signal after {played} of {total} games; {kept}"
+    ))
+    .into())
 }
 
 /// Games that ended because an engine failed (hung, exited, broke GTP).
@@ -263,22 +254,6 @@ fn clean(out: &mut impl Write, failed: usize, total: usize) -> Result<()> {
     Err(anyhow::anyhow!(
         "match not clean: {failed} of {total} games ended by an engine failure"
     ))
-}
-
-fn save_format(path: &std::path::Path) -> Result<othbook::transcript::Format> {
-    use othbook::transcript::Format;
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    match name.rsplit('.').next() {
-        Some("gam") => Ok(Format::Gam),
-        Some("ggf") => Ok(Format::Ggf),
-        Some("pgn") => Ok(Format::Pgn),
-        Some("txt") => Ok(Format::Moves),
-        _ => Err(bad(format!(
-            "--save {}: use a .gam, .ggf, .pgn or .txt file name",
-            path.display()
-        ))),
-    }
 }
 
 fn report(out: &mut impl Write, cfg: &MatchConfig, games: &[MatchGame]) -> Result<()> {
@@ -386,7 +361,8 @@ fn round_robin(
     openings: Vec<Vec<Move>>,
     time: Option<TimeControl>,
     engine_timeout: Duration,
-    mut csv: Option<&mut std::fs::File>,
+    recorder: &Recorder,
+    stop: &AtomicBool,
     out: &mut impl Write,
 ) -> Result<()> {
     let specs: Vec<PlayerSpec> = args
@@ -402,9 +378,13 @@ fn round_robin(
     let mut points = vec![vec![0.0f64; args.limits.len()]; n];
     let mut played = vec![vec![0u32; args.limits.len()]; n];
     let (mut failed, mut total) = (0, 0);
+    let pairings = args.limits.len() * n * (n - 1) / 2;
     for (li, &limit) in args.limits.iter().enumerate() {
         for i in 0..n {
             for j in i + 1..n {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let cfg = MatchConfig {
                     a: specs[i].with_time(Duration::from_secs_f64(limit)),
                     b: specs[j].with_time(Duration::from_secs_f64(limit)),
@@ -415,8 +395,15 @@ fn round_robin(
                     jobs: args.jobs,
                     engine_timeout,
                 };
-                let label = format!("{}s: {} vs {}", limit, cfg.a, cfg.b);
-                let games = run_match(&cfg, &progress(label)).context("round robin aborted")?;
+                recorder.begin(Pairing {
+                    label: format!("{}s: {} vs {}", limit, cfg.a, cfg.b),
+                    total: cfg.games,
+                    a: cfg.a.to_string(),
+                    b: cfg.b.to_string(),
+                    limit: Some(limit),
+                });
+                let games = run_match(&cfg, stop, &|g, n| recorder.game(g, n))
+                    .context("round robin aborted")?;
                 failed += engine_failures(&games);
                 total += games.len();
                 for g in &games {
@@ -424,13 +411,6 @@ fn round_robin(
                     points[j][li] += 1.0 - g.a_points();
                     played[i][li] += 1;
                     played[j][li] += 1;
-                    if let Some(f) = csv.as_deref_mut() {
-                        writeln!(
-                            f,
-                            "{limit},{}",
-                            csv_row(g, &cfg.a.to_string(), &cfg.b.to_string())
-                        )?;
-                    }
                 }
             }
         }
@@ -458,5 +438,7 @@ fn round_robin(
         "(score % against all other players; {} games per pair and limit)",
         args.games
     )?;
+    recorder.finish()?;
+    stopped(out, stop, recorder, total, pairings * args.games)?;
     clean(out, failed, total)
 }

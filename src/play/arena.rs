@@ -5,7 +5,7 @@ use crate::board::{format_moves, Color, Move, Position};
 use crate::play::clock::{Clock, TimeControl};
 use crate::play::spec::{BuildError, PlayerSpec};
 use crate::play::{Budget, GameState, Player};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -240,10 +240,14 @@ impl MatchConfig {
     }
 }
 
-/// Plays the match; `progress` is called after each game with (games done, total).
+/// Plays the match; `on_game` is called with each game as it ends (in the order they end)
+/// and the number ended so far. Once `stop` is set no new game starts: the games under way are
+/// finished and the games played so far returned, in game order (a long match stopped by the
+/// user keeps what it played).
 pub fn run_match(
     cfg: &MatchConfig,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    stop: &AtomicBool,
+    on_game: &(dyn Fn(&MatchGame, usize) + Sync),
 ) -> Result<Vec<MatchGame>, BuildError> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -274,6 +278,9 @@ pub fn run_match(
                     {
                         break;
                     }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games {
                         break;
@@ -284,13 +291,14 @@ pub fn run_match(
                     } else {
                         play_game(b.as_mut(), a.as_mut(), &opening, cfg.time)
                     };
-                    results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(MatchGame {
+                    let game = MatchGame {
                         index: i,
                         a_black,
                         outcome,
-                    });
+                    };
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, cfg.games);
+                    on_game(&game, n);
+                    results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(game);
                 }
             });
         }
@@ -554,12 +562,42 @@ mod tests {
             jobs: 1,
             engine_timeout: Duration::from_secs(1),
         };
-        let games = run_match(&cfg, &|_, _| {}).unwrap();
+        let games = run_match(&cfg, &AtomicBool::new(false), &|_, _| {}).unwrap();
         let (e, lo, hi) = elo_interval(&games);
         assert!(lo <= e && e <= hi);
         if totals(&games, true).wins == 4 {
             assert!(lo.is_finite() && lo > 0.0, "{lo}");
         }
+    }
+
+    #[test]
+    fn a_stopped_match_returns_the_games_it_played_in_order() {
+        let cfg = MatchConfig {
+            a: "random:seed=3".parse().unwrap(),
+            b: "simple".parse().unwrap(),
+            games: 50,
+            openings: vec![],
+            swap: true,
+            time: None,
+            jobs: 1,
+            engine_timeout: Duration::from_secs(1),
+        };
+        let stop = AtomicBool::new(false);
+        let seen = Mutex::new(Vec::new());
+        let games = run_match(&cfg, &stop, &|g, n| {
+            seen.lock().unwrap().push((g.index, n));
+            if n == 3 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+        assert_eq!(
+            games.iter().map(|g| g.index).collect::<Vec<_>>(),
+            vec![0, 1, 2]
+        );
+        assert_eq!(seen.into_inner().unwrap(), vec![(0, 1), (1, 2), (2, 3)]);
+        let stopped = AtomicBool::new(true);
+        assert!(run_match(&cfg, &stopped, &|_, _| {}).unwrap().is_empty());
     }
 
     #[test]
@@ -577,7 +615,7 @@ mod tests {
             jobs: 2,
             engine_timeout: Duration::from_secs(1),
         };
-        let games = run_match(&cfg, &|_, _| {}).unwrap();
+        let games = run_match(&cfg, &AtomicBool::new(false), &|_, _| {}).unwrap();
         assert_eq!(games.len(), 6);
         for g in &games {
             assert_eq!(g.a_black, g.index % 2 == 0);

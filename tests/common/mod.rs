@@ -70,6 +70,32 @@ pub fn othbook_process() -> std::process::Command {
     c
 }
 
+/// Runs `othbook ARGS` in `dir`, sends it SIGINT (Ctrl-C) after `after`, and returns its exit
+/// code, standard output and standard error once it has ended.
+#[cfg(target_os = "linux")]
+pub fn interrupted(
+    dir: &Path,
+    args: &[&str],
+    after: std::time::Duration,
+) -> (Option<i32>, String, String) {
+    let child = othbook_process()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    // SAFETY: kill(2) on our own child's pid, which has not been waited for yet.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Writes `dst`: the book `src` evaluated as `othbook` would store it, each position's leaf
 /// (its best move out of the book) chosen and scored by `leaf` from the position's canonical
 /// board and its moves that leave the book, values negamaxed through the book, and the header
