@@ -136,6 +136,131 @@ fn parts_of_a_label_run_hold_the_whole_runs_positions() {
 }
 
 #[test]
+fn a_resumed_label_run_keeps_the_labels_it_is_given_and_ends_as_the_whole_run() {
+    use std::ops::ControlFlow;
+    let games = games();
+    let opts = LabelOptions {
+        every: 40,
+        empties: (10, 30),
+        exact: 12,
+        depth: 2,
+        theoretical: true,
+        ..LabelOptions::default()
+    };
+    let whole = label::label(&games, &mut engine(), &opts, |_| {}).unwrap();
+    let stop_at = whole.len() / 2;
+    let first = label::label_from(&games, &mut engine(), &opts, &[], |l| {
+        if l.len() == stop_at {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert!(first.stopped);
+    assert_eq!(first.labels[..], whole[..stop_at]);
+    // Values the search would not give: a resumed run keeps them, and searches only after.
+    let mut kept = first.labels.clone();
+    for l in &mut kept {
+        l.value += 100.0;
+    }
+    let mut searched = 0;
+    let rest = label::label_from(&games, &mut engine(), &opts, &kept, |_| {
+        searched += 1;
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert!(!rest.stopped);
+    assert_eq!(searched, whole.len() - stop_at);
+    assert_eq!(rest.labels[..stop_at], kept[..]);
+    assert_eq!(rest.labels[stop_at..], whole[stop_at..]);
+    // Labels from other options are refused, naming the first position that differs.
+    let mut other = first.labels.clone();
+    other[3].board = other[4].board;
+    let err = label::label_from(&games, &mut engine(), &opts, &other, |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("position 4 "), "{err}");
+    let mut longer = whole.clone();
+    longer.push(whole[0]);
+    let err = label::label_from(&games, &mut engine(), &opts, &longer, |_| {
+        ControlFlow::Continue(())
+    })
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("position {} ", whole.len() + 1)),
+        "{err}"
+    );
+}
+
+// libc is a dependency on Linux only.
+#[cfg(target_os = "linux")]
+#[test]
+fn regression_an_interrupted_label_run_lost_its_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let wthor = std::fs::canonicalize(need(WTHOR_2021)).unwrap();
+    let run = |out: &str| -> Vec<String> {
+        [
+            "train",
+            "label",
+            wthor.to_str().unwrap(),
+            "--every",
+            "1",
+            "--per-game",
+            "2",
+            "--depth",
+            "9",
+            "--selectivity",
+            "exact",
+            "--exact",
+            "12",
+            "--empties",
+            "13-40",
+            "--limit",
+            "400",
+            "--out",
+            out,
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect()
+    };
+    let args = run("stopped.txt");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = common::interrupted(d, &args, std::time::Duration::from_millis(1500));
+    assert_eq!(
+        code,
+        Some(130),
+        "the run ended before the signal: make it longer\n{err}"
+    );
+    assert!(err.contains("--resume"), "{err}");
+    let saved = label::load(&d.join("stopped.txt")).expect("the stopped run's labels load");
+    assert!(!saved.is_empty() && saved.len() < 400, "{}", saved.len());
+    let mut resumed = args.clone();
+    resumed.push("--resume");
+    let out = othbook().current_dir(d).args(&resumed).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        text.contains(&format!("{} labels kept", saved.len())),
+        "{text}"
+    );
+    let whole = run("whole.txt");
+    let whole: Vec<&str> = whole.iter().map(String::as_str).collect();
+    othbook().current_dir(d).args(&whole).assert().success();
+    let (a, b) = (
+        std::fs::read(d.join("stopped.txt")).unwrap(),
+        std::fs::read(d.join("whole.txt")).unwrap(),
+    );
+    assert!(
+        a == b,
+        "the resumed run's file differs from an uninterrupted run's"
+    );
+}
+
+#[test]
 fn theoretical_labels_are_the_wthor_scores_at_24_empties() {
     let games = games();
     let only = LabelOptions {

@@ -1,6 +1,7 @@
 //! `othbook train`: fits pattern-evaluation weights to game files and writes a weight file.
 
 use super::common::{bad, threads_arg};
+use super::interrupt::{self, Interrupted};
 use anyhow::{Context, Result};
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
@@ -9,8 +10,10 @@ use othbook::train::{
 };
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 /// Arguments of `othbook train`.
 #[derive(clap::Args, Debug)]
@@ -98,7 +101,9 @@ enum Command {
 #[command(
     after_help = "Games held out of training (every --holdout-th, counted as \
 `othbook train` counts them: give the same files in the same order) are never labelled. One \
-search thread; the same games and options give the same file.\n\nExample:\n  othbook train \
+search thread; the same games and options give the same file.\n\nThe labels made so far are \
+saved every minute and on Ctrl-C (exit code 130); the same command with --resume goes on \
+from them and ends with the file an uninterrupted run writes.\n\nExample:\n  othbook train \
 label ../shared/data/wthor/*.wtb --every 8 --out labels.txt"
 )]
 struct LabelArgs {
@@ -150,7 +155,14 @@ struct LabelArgs {
     /// Read every input as this format (default: by extension and content).
     #[arg(long = "input-format")]
     input_format: Option<String>,
+    /// Go on from the labels already in --out (a run that was stopped, or killed after a
+    /// checkpoint) instead of starting again: give the same inputs and options.
+    #[arg(long)]
+    resume: bool,
 }
+
+/// How often `train label` saves the labels it has made so far.
+const LABEL_CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
 
 fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     super::common::distinct_files(&args.inputs, &[&args.out])?;
@@ -205,14 +217,52 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
         games.len(),
         start.elapsed().as_secs_f64()
     );
-    let labels = label::label(&games, &mut engine, &opts, |n| {
+    let resume = if args.resume && args.out.exists() {
+        let old = label::load(&args.out)?;
+        eprintln!("{} labels kept from {}", old.len(), args.out.display());
+        old
+    } else {
+        Vec::new()
+    };
+    let stop = interrupt::install();
+    let mut checkpoint = Instant::now();
+    let mut checkpoint_error = None;
+    let run = label::label_from(&games, &mut engine, &opts, &resume, |labels| {
+        let n = labels.len();
         if n % 500 == 0 {
             eprintln!(
                 "{n} positions labelled ({:.1} s)",
                 start.elapsed().as_secs_f64()
             );
         }
+        if checkpoint.elapsed() >= LABEL_CHECKPOINT_EVERY {
+            if let Err(e) = label::save(&args.out, labels) {
+                checkpoint_error.get_or_insert(e);
+            }
+            checkpoint = Instant::now();
+        }
+        if stop.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     })?;
+    let labels = run.labels;
+    if run.stopped {
+        label::save(&args.out, &labels).map_err(|e| match checkpoint_error {
+            Some(first) => {
+                anyhow::Error::from(e).context(format!("(a checkpoint had failed too: {first})"))
+            }
+            None => e.into(),
+        })?;
+        return Err(Interrupted(format!(
+            "stopped after {} labelled positions, saved in {}: run the same command with \
+             --resume to go on",
+            labels.len(),
+            args.out.display()
+        ))
+        .into());
+    }
     // An empty labels file trains nothing: say why instead of writing one.
     if labels.is_empty() {
         return Err(bad(if opts.per_game == 0 {

@@ -17,6 +17,7 @@ use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE}
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
 use std::io::Read;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 const HEADER: &str = "# othbook labels 1";
@@ -99,6 +100,16 @@ pub enum LabelError {
     /// A labels file that is not one: a folder, too large, or not text.
     #[error(transparent)]
     Read(ReadError),
+    /// `--resume` with a labels file that other games or options made.
+    #[error(
+        "the labels file's position {position} is not the one these games and options give \
+         (it was made from other inputs or with other options): write to another file, or \
+         leave out --resume to start again"
+    )]
+    Resume {
+        /// 1-based number of the first position that differs (or is missing).
+        position: usize,
+    },
     /// A bad line in a labels file.
     #[error("{}:{line}: {reason}", path.display())]
     Parse {
@@ -188,6 +199,33 @@ pub fn label<E: SearchEval + Clone>(
     opts: &LabelOptions,
     mut progress: impl FnMut(usize),
 ) -> Result<Vec<Labelled>, LabelError> {
+    let run = label_from(games, engine, opts, &[], |done| {
+        progress(done.len());
+        ControlFlow::Continue(())
+    })?;
+    Ok(run.labels)
+}
+
+/// The labels of a run of [`label_from`], and whether it was stopped before the end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelling {
+    /// In the order of the positions.
+    pub labels: Vec<Labelled>,
+    /// `after` asked to stop before every position was labelled.
+    pub stopped: bool,
+}
+
+/// [`label`] going on from `resume`, the labels an earlier run with the same games and
+/// options made before it was stopped: their positions must be the first ones this run takes
+/// (an error says where they part), and they are kept without a search. `after` is called
+/// with all the labels so far after each new one and may stop the run.
+pub fn label_from<E: SearchEval + Clone>(
+    games: &[GameRecord],
+    engine: &mut Engine<E>,
+    opts: &LabelOptions,
+    resume: &[Labelled],
+    mut after: impl FnMut(&[Labelled]) -> ControlFlow<()>,
+) -> Result<Labelling, LabelError> {
     opts.check()?;
     let mut out = Vec::new();
     let kept = games
@@ -197,35 +235,56 @@ pub fn label<E: SearchEval + Clone>(
         .map(|(_, g)| g)
         .step_by(opts.every);
     let (k, parts) = opts.part;
-    for (n, g) in kept.enumerate().filter(|(n, _)| n % parts == k) {
+    let mut stopped = false;
+    'games: for (n, g) in kept.enumerate().filter(|(n, _)| n % parts == k) {
         let exact_24 = opts.theoretical.then(|| scored_at_24(g)).flatten();
-        if let Some(s) = exact_24 {
-            if out.len() >= opts.limit {
-                return Ok(out);
-            }
-            out.push(Labelled {
-                board: s.position.board,
-                value: s.exact as f32,
-            });
-            progress(out.len());
+        let mut positions: Vec<(Board, Option<f32>)> = Vec::new();
+        if let Some(s) = &exact_24 {
+            positions.push((s.position.board, Some(s.exact as f32)));
         }
         for e in opts.empties_of(n) {
-            if out.len() >= opts.limit {
-                return Ok(out);
-            }
             if e == 24 && exact_24.is_some() {
                 continue;
             }
-            let Some(pos) = at(g, e) else { continue };
-            let value = value(engine, &pos.board, opts)?;
-            out.push(Labelled {
-                board: pos.board,
-                value,
-            });
-            progress(out.len());
+            if let Some(pos) = at(g, e) {
+                positions.push((pos.board, None));
+            }
+        }
+        for (board, known) in positions {
+            if out.len() >= opts.limit {
+                break 'games;
+            }
+            // The labels of the run being resumed stand for the searches they came from.
+            if let Some(old) = resume.get(out.len()) {
+                if old.board != board {
+                    return Err(LabelError::Resume {
+                        position: out.len() + 1,
+                    });
+                }
+                out.push(*old);
+                continue;
+            }
+            let value = match known {
+                Some(v) => v,
+                None => value(engine, &board, opts)?,
+            };
+            out.push(Labelled { board, value });
+            if after(&out).is_break() {
+                stopped = true;
+                break 'games;
+            }
         }
     }
-    Ok(out)
+    if out.len() < resume.len() {
+        return Err(LabelError::Resume {
+            position: out.len() + 1,
+        });
+    }
+    let stopped = stopped && out.len() < opts.limit;
+    Ok(Labelling {
+        labels: out,
+        stopped,
+    })
 }
 
 /// The labels file's text.
