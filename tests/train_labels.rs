@@ -99,16 +99,21 @@ fn labels_are_exact_solves_near_the_end_and_mean_depths_above() {
     assert!(changed > 0, "73% gave the full-width values everywhere");
 }
 
-#[test]
-fn parts_of_a_label_run_hold_the_whole_runs_positions() {
-    let games = games();
-    let opts = LabelOptions {
+/// Cheap labels of one game in 40 (shallow searches, solves from 12 empties).
+fn quick() -> LabelOptions {
+    LabelOptions {
         every: 40,
         empties: (10, 30),
         exact: 12,
         depth: 2,
         ..LabelOptions::default()
-    };
+    }
+}
+
+#[test]
+fn parts_of_a_label_run_hold_the_whole_runs_positions() {
+    let games = games();
+    let opts = quick();
     let key = |l: &label::Labelled| (l.board.player().0, l.board.opponent().0, l.value.to_bits());
     let mut whole: Vec<_> = label::label(&games, &mut engine(), &opts, |_| {})
         .unwrap()
@@ -140,12 +145,8 @@ fn a_resumed_label_run_keeps_the_labels_it_is_given_and_ends_as_the_whole_run() 
     use std::ops::ControlFlow;
     let games = games();
     let opts = LabelOptions {
-        every: 40,
-        empties: (10, 30),
-        exact: 12,
-        depth: 2,
         theoretical: true,
-        ..LabelOptions::default()
+        ..quick()
     };
     let whole = label::label(&games, &mut engine(), &opts, |_| {}).unwrap();
     let stop_at = whole.len() / 2;
