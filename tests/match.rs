@@ -565,3 +565,43 @@ fn regression_round_robin_ignored_save() {
     // 3 pairs x 2 limits x 2 games
     assert_eq!(games.lines().count(), 12, "{games}");
 }
+
+// libc is a dependency on Linux only.
+#[cfg(target_os = "linux")]
+#[test]
+fn regression_ctrl_c_at_the_terminal_killed_the_gtp_engine_in_mid_game() {
+    let me = env!("CARGO_BIN_EXE_othbook");
+    let dir = tempfile::tempdir().unwrap();
+    let gam = dir.path().join("games.gam");
+    let engine = format!("gtp:{me} gtp --player engine:depth=6,book=none");
+    let (code, stdout, stderr) = common::interrupted_at_a_terminal(
+        dir.path(),
+        &[
+            "match",
+            "--black",
+            "engine:depth=7,book=none",
+            "--white",
+            &engine,
+            "--openings",
+            "xot",
+            "--games",
+            "20000",
+            "--save",
+            gam.to_str().unwrap(),
+        ],
+        std::time::Duration::from_millis(2500),
+    );
+    assert_eq!(
+        code,
+        Some(130),
+        "the match ended before the signal: make it longer\n{stdout}\n{stderr}"
+    );
+    assert!(!stdout.contains("engine failure"), "{stdout}");
+    assert!(!stderr.contains("engine failure"), "{stderr}");
+    let games = std::fs::read_to_string(&gam).unwrap();
+    assert!(games.lines().count() > 0, "{stderr}");
+    // Every game saved was played to its end: a .gam line ends with its result.
+    for line in games.lines() {
+        assert!(line.contains(": "), "{line}");
+    }
+}

@@ -81,13 +81,17 @@ impl Process {
         let start = |reason: String| EngineFault::Start { reason };
         let mut words = command.split_whitespace();
         let program = words.next().ok_or_else(|| start("empty command".into()))?;
-        let mut child = std::process::Command::new(resolve_program(program))
+        let mut command = std::process::Command::new(resolve_program(program));
+        command
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| start(e.to_string()))?;
+            .stderr(Stdio::piped());
+        // A process group of its own: Ctrl-C at the terminal reaches othbook, which finishes
+        // the game under way with the engine, instead of killing the engine in mid-game.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().map_err(|e| start(e.to_string()))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {

@@ -78,16 +78,43 @@ pub fn interrupted(
     args: &[&str],
     after: std::time::Duration,
 ) -> (Option<i32>, String, String) {
-    let child = othbook_process()
+    signalled(dir, args, after, false)
+}
+
+/// [`interrupted`] as Ctrl-C at a terminal does it: to othbook's whole process group, the
+/// programs it started included (unless they are in groups of their own).
+#[cfg(target_os = "linux")]
+pub fn interrupted_at_a_terminal(
+    dir: &Path,
+    args: &[&str],
+    after: std::time::Duration,
+) -> (Option<i32>, String, String) {
+    signalled(dir, args, after, true)
+}
+
+#[cfg(target_os = "linux")]
+fn signalled(
+    dir: &Path,
+    args: &[&str],
+    after: std::time::Duration,
+    group: bool,
+) -> (Option<i32>, String, String) {
+    use std::os::unix::process::CommandExt;
+    let mut command = othbook_process();
+    command
         .current_dir(dir)
         .args(args)
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::piped());
+    if group {
+        // Its own group, led by it, so that the signal does not reach the tests.
+        command.process_group(0);
+    }
+    let child = command.spawn().unwrap();
     std::thread::sleep(after);
-    // SAFETY: kill(2) on our own child's pid, which has not been waited for yet.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let pid = child.id() as i32;
+    // SAFETY: kill(2) on our own child's pid (or the group it leads), not waited for yet.
+    unsafe { libc::kill(if group { -pid } else { pid }, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
