@@ -240,6 +240,14 @@ fn regression_an_interrupted_label_run_lost_its_labels() {
     assert!(err.contains("--resume"), "{err}");
     let saved = label::load(&d.join("stopped.txt")).expect("the stopped run's labels load");
     assert!(!saved.is_empty() && saved.len() < 400, "{}", saved.len());
+    let mut other = args.clone();
+    other.extend(["--holdout", "10", "--resume"]);
+    let (code, _, err) = common::run_in(d, &other);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("is not the one these games and options give"),
+        "{err}"
+    );
     let mut resumed = args.clone();
     resumed.push("--resume");
     let out = othbook().current_dir(d).args(&resumed).assert().success();

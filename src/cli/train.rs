@@ -246,6 +246,11 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
         } else {
             ControlFlow::Continue(())
         }
+    })
+    // Labels that other games or options made: a mistake in the command, like a bad option.
+    .map_err(|e| match e {
+        label::LabelError::Resume { .. } => bad(e.to_string()),
+        e => e.into(),
     })?;
     let labels = run.labels;
     if run.stopped {
