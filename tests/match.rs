@@ -493,35 +493,59 @@ fn the_csv_names_the_opening_of_each_game() {
     }
 }
 
+/// A match of 20,000 games (depth 7 against `white`, XOT openings, `outputs` added) stopped
+/// by SIGINT after a second and a half (to the whole process group with `terminal`, as
+/// Ctrl-C at a terminal does); checks that it said so with exit code 130 and returns its
+/// standard output and error.
+#[cfg(target_os = "linux")]
+fn stopped_long_match(
+    dir: &std::path::Path,
+    white: &str,
+    outputs: &[&str],
+    terminal: bool,
+) -> (String, String) {
+    let mut args = vec![
+        "match",
+        "--black",
+        "engine:depth=7,book=none",
+        "--white",
+        white,
+        "--openings",
+        "xot",
+        "--games",
+        "20000",
+    ];
+    args.extend(outputs);
+    let after = std::time::Duration::from_millis(if terminal { 2500 } else { 1500 });
+    let (code, stdout, stderr) = if terminal {
+        common::interrupted_at_a_terminal(dir, &args, after)
+    } else {
+        common::interrupted(dir, &args, after)
+    };
+    assert_eq!(
+        code,
+        Some(130),
+        "the match ended before the signal: make it longer\n{stdout}\n{stderr}"
+    );
+    (stdout, stderr)
+}
+
 // libc is a dependency on Linux only.
 #[cfg(target_os = "linux")]
 #[test]
 fn regression_an_interrupted_match_lost_every_game_it_had_played() {
     let dir = tempfile::tempdir().unwrap();
     let (gam, csv) = (dir.path().join("games.gam"), dir.path().join("games.csv"));
-    let (code, stdout, stderr) = common::interrupted(
+    let (stdout, stderr) = stopped_long_match(
         dir.path(),
+        "engine:depth=6,book=none",
         &[
-            "match",
-            "--black",
-            "engine:depth=7,book=none",
-            "--white",
-            "engine:depth=6,book=none",
-            "--openings",
-            "xot",
-            "--games",
-            "20000",
             "--save",
             gam.to_str().unwrap(),
             "--csv",
             csv.to_str().unwrap(),
         ],
-        std::time::Duration::from_millis(1500),
-    );
-    assert_eq!(
-        code,
-        Some(130),
-        "the match ended before the signal: make it longer\n{stdout}\n{stderr}"
+        false,
     );
     let played: usize = stderr
         .split("after ")
@@ -574,27 +598,11 @@ fn regression_ctrl_c_at_the_terminal_killed_the_gtp_engine_in_mid_game() {
     let dir = tempfile::tempdir().unwrap();
     let gam = dir.path().join("games.gam");
     let engine = format!("gtp:{me} gtp --player engine:depth=6,book=none");
-    let (code, stdout, stderr) = common::interrupted_at_a_terminal(
+    let (stdout, stderr) = stopped_long_match(
         dir.path(),
-        &[
-            "match",
-            "--black",
-            "engine:depth=7,book=none",
-            "--white",
-            &engine,
-            "--openings",
-            "xot",
-            "--games",
-            "20000",
-            "--save",
-            gam.to_str().unwrap(),
-        ],
-        std::time::Duration::from_millis(2500),
-    );
-    assert_eq!(
-        code,
-        Some(130),
-        "the match ended before the signal: make it longer\n{stdout}\n{stderr}"
+        &engine,
+        &["--save", gam.to_str().unwrap()],
+        true,
     );
     assert!(!stdout.contains("engine failure"), "{stdout}");
     assert!(!stderr.contains("engine failure"), "{stderr}");
