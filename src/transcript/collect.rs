@@ -43,6 +43,8 @@ pub(crate) struct Collector<'a, E> {
     pub summary: IngestSummary,
     seen: ahash::AHashSet<(Position, Vec<Move>)>,
     sink: &'a mut Sink<'a, E>,
+    /// The most records handed over at once (what reading holds besides its blocks).
+    pub most_held: usize,
 }
 
 impl<'a, E: From<IngestError>> Collector<'a, E> {
@@ -52,11 +54,13 @@ impl<'a, E: From<IngestError>> Collector<'a, E> {
             summary: IngestSummary::default(),
             seen: ahash::AHashSet::new(),
             sink,
+            most_held: 0,
         }
     }
 
     /// Counts one block's records and hands its games on.
     pub(crate) fn add(&mut self, state: &mut FileState, checked: Vec<Checked>) -> Result<(), E> {
+        self.most_held = self.most_held.max(checked.len());
         let mut games = Vec::with_capacity(checked.len());
         let fs = &mut state.summary;
         for c in checked {

@@ -27,16 +27,22 @@ fn property(i: In) -> IResult<In, (In, In)> {
 }
 
 /// Every game in the file, in order, with the line each starts on.
+#[cfg(test)]
 pub(crate) fn parse_file(bytes: &[u8]) -> Vec<Parsed> {
-    let mut out = Vec::new();
+    games(bytes).collect()
+}
+
+/// The games of `bytes` one at a time, in order, so that a caller holds only the ones it
+/// has not handed on yet (a run of `(;` openers is a game each).
+pub(crate) fn games(bytes: &[u8]) -> impl Iterator<Item = Parsed> + '_ {
     let mut from = 0usize;
     let mut lines = LineCounter::new(bytes, 1);
-    while let Some(at) = find(&bytes[from..], b"(;").map(|p| p + from) {
+    std::iter::from_fn(move || {
+        let at = find(&bytes[from..], b"(;")? + from;
         let (game, end) = parse_game(bytes, at, &mut lines);
-        out.push(game);
         from = end.max(at + 2);
-    }
-    out
+        Some(game)
+    })
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {

@@ -1,5 +1,4 @@
-//! Lines of a text file whatever its line ends (LF, CRLF, CR alone), numbered from 1, and
-//! splitting a file into chunks of whole lines for parallel parsing.
+//! Lines of a text file whatever its line ends (LF, CRLF, CR alone), numbered from 1.
 
 /// Iterator over `(line number, line without its end)`.
 pub(crate) struct Lines<'a> {
@@ -115,43 +114,6 @@ impl<'a> LineCounter<'a> {
     }
 }
 
-/// Splits `bytes` into pieces of about `target` bytes that end after a line end, each with
-/// the number of its first line. A CRLF pair is never split.
-pub(crate) fn chunks(bytes: &[u8], target: usize, first_no: u64) -> Vec<(u64, &[u8])> {
-    let mut cuts = Vec::new();
-    let mut start = 0;
-    while start < bytes.len() {
-        let mut end = (start + target).min(bytes.len());
-        while end < bytes.len() && !is_cut(bytes, end) {
-            end += 1;
-        }
-        cuts.push(&bytes[start..end]);
-        start = end;
-    }
-    let counts: Vec<u64> = {
-        use rayon::prelude::*;
-        cuts.par_iter().map(|c| count_line_ends(c)).collect()
-    };
-    let mut no = first_no;
-    cuts.into_iter()
-        .zip(counts)
-        .map(|(c, n)| {
-            let here = no;
-            no += n;
-            (here, c)
-        })
-        .collect()
-}
-
-/// Whether a chunk may end just before `at`: right after a line end, not inside CRLF.
-fn is_cut(bytes: &[u8], at: usize) -> bool {
-    match bytes[at - 1] {
-        b'\n' => true,
-        b'\r' => bytes[at] != b'\n',
-        _ => false,
-    }
-}
-
 /// Comment lines in line-per-game formats: `#`, `%`, `;` or `//` first.
 pub(crate) fn is_comment(line: &[u8]) -> bool {
     matches!(line.first(), Some(b'#' | b'%' | b';')) || line.starts_with(b"//")
@@ -182,26 +144,6 @@ mod tests {
                 assert_eq!(c.line_at(at), 7 + count_line_ends(&text[..at]), "{at}");
             }
             assert_eq!(c.line_at(2), 8, "going back");
-        }
-    }
-
-    #[test]
-    fn chunks_keep_line_numbers() {
-        let text: Vec<u8> = (0..200)
-            .flat_map(|i| format!("line{i}{}", ["\n", "\r\n", "\r"][i % 3]).into_bytes())
-            .collect();
-        let whole: Vec<(u64, Vec<u8>)> =
-            Lines::new(&text, 1).map(|(n, l)| (n, l.to_vec())).collect();
-        for target in [1, 7, 64, 10_000] {
-            let pieces: Vec<(u64, Vec<u8>)> = chunks(&text, target, 1)
-                .into_iter()
-                .flat_map(|(no, c)| {
-                    Lines::new(c, no)
-                        .map(|(n, l)| (n, l.to_vec()))
-                        .collect::<Vec<_>>()
-                })
-                .collect();
-            assert_eq!(pieces, whole, "target {target}");
         }
     }
 }

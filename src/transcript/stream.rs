@@ -1,7 +1,9 @@
 //! Reading one input block by block: a reader thread unpacks the stream while the blocks
 //! before it are parsed in parallel. Each block is cut after its last whole record (line,
-//! PGN game, GGF game, WTHOR record) and the rest carried into the next, so memory holds a
-//! few blocks whatever the input's size, and line and record numbers run on across blocks.
+//! PGN game, GGF game, WTHOR record) and the rest carried into the next, and a block's records
+//! are checked and handed on a batch at a time, so memory holds a few blocks and one batch
+//! whatever the input's size or how small its records are; line and record numbers run on
+//! across blocks.
 
 use super::collect::{Collector, FileState};
 use super::format::Format;
@@ -21,9 +23,6 @@ pub(crate) const BLOCK: usize = 2 << 20;
 
 /// The longest record carried from block to block; a longer one is skipped.
 pub(crate) const MAX_RECORD: usize = 64 << 20;
-
-/// Pieces a block is cut into for parallel parsing of line formats.
-const PIECE: usize = 1 << 17;
 
 /// Where the next block starts in the input, and what earlier blocks established.
 struct Cursor {
@@ -214,11 +213,9 @@ fn consume<E: From<IngestError>>(
             continue;
         }
         if cut > 0 {
-            let checked = match parse(c, &buf[..cut], &state.file, &names) {
-                Ok(v) => v,
-                Err(e) => return Ok(Some(e)),
-            };
-            col.add(state, checked)?;
+            if let Err(e) = parse(c, &buf[..cut], state, &names, col)? {
+                return Ok(Some(e));
+            }
             if c.format != Format::Wthor {
                 c.line += count_line_ends(&buf[..cut]);
             }
@@ -278,54 +275,97 @@ fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).rposition(|w| w == needle)
 }
 
-/// Parses whole records; line numbers and record numbers continue from the cursor.
-fn parse(
+/// Records checked and handed to the collector at once. A block of tiny records (a run of
+/// GGF openers, a bad character per line) would otherwise hold a parsed record and its report
+/// for every one of them at the same time: hundreds of bytes per byte of input.
+pub(crate) const BATCH: usize = 4096;
+
+/// Checks `records` in parallel, [`BATCH`] at a time, and hands each batch to `col`.
+fn add_batched<T: Send, E: From<IngestError>>(
+    records: impl Iterator<Item = T>,
+    check: impl Fn(T) -> Option<Checked> + Sync + Send,
+    state: &mut FileState,
+    col: &mut Collector<'_, E>,
+) -> Result<(), E> {
+    let mut records = records.peekable();
+    let mut batch = Vec::with_capacity(BATCH);
+    while records.peek().is_some() {
+        batch.extend(records.by_ref().take(BATCH));
+        let checked: Vec<Checked> = batch.par_drain(..).filter_map(&check).collect();
+        col.add(state, checked)?;
+    }
+    Ok(())
+}
+
+/// The CSV header, read from the first block that holds one: the layout, and the rows after
+/// it with the number of their first line (`None`: no header yet).
+fn csv_header(c: &mut Cursor, bytes: &[u8]) -> Result<Option<(usize, u64)>, String> {
+    let header = Lines::new(bytes, c.line).find(|(_, l)| {
+        let t = l.trim_ascii();
+        !t.is_empty() && !super::lines::is_comment(t)
+    });
+    let Some((no, header)) = header else {
+        return Ok(None);
+    };
+    c.csv = Some(csv::layout(header)?);
+    let end = header.as_ptr() as usize - bytes.as_ptr() as usize + header.len();
+    let skip = match &bytes[end..] {
+        [b'\r', b'\n', ..] => 2,
+        [b'\n' | b'\r', ..] => 1,
+        _ => 0,
+    };
+    Ok(Some((end + skip, no + 1)))
+}
+
+/// Parses whole records and hands them to `col` a batch at a time; line numbers and record
+/// numbers continue from the cursor. The error is why the file cannot be read on.
+fn parse<E: From<IngestError>>(
     c: &mut Cursor,
     bytes: &[u8],
-    file: &Arc<str>,
+    state: &mut FileState,
     names: &wthor::Names,
-) -> Result<Vec<Checked>, String> {
+    col: &mut Collector<'_, E>,
+) -> Result<Result<(), String>, E> {
+    let file = state.file.clone();
     let check = |p: Parsed| match p {
-        Ok(g) => replay::check(g, file),
+        Ok(g) => replay::check(g, &file),
         Err(e) => Checked::Bad(e),
     };
     let first = c.line;
-    Ok(match c.format {
-        Format::Gam => line_games(bytes, first, gam::parse_line, &check),
-        Format::Moves => line_games(bytes, first, moves::parse_line, &check),
+    match c.format {
+        Format::Gam | Format::Moves => {
+            let line: fn(&[u8], u64) -> Option<Parsed> = if c.format == Format::Gam {
+                gam::parse_line
+            } else {
+                moves::parse_line
+            };
+            let read = |(n, l): (u64, &[u8])| line(l, n).map(check);
+            add_batched(Lines::new(bytes, first), read, state, col)?;
+        }
         Format::Csv => {
-            let mut rest = bytes;
-            let mut first = first;
+            let (mut rest, mut first) = (bytes, first);
             if c.csv.is_none() {
-                let mut lines = Lines::new(bytes, first);
-                let header = lines.find(|(_, l)| {
-                    let t = l.trim_ascii();
-                    !t.is_empty() && !super::lines::is_comment(t)
-                });
-                let Some((no, header)) = header else {
-                    return Ok(Vec::new());
-                };
-                c.csv = Some(csv::layout(header)?);
-                let end = header.as_ptr() as usize - bytes.as_ptr() as usize + header.len();
-                let skip = match &bytes[end..] {
-                    [b'\r', b'\n', ..] => 2,
-                    [b'\n' | b'\r', ..] => 1,
-                    _ => 0,
-                };
-                rest = &bytes[end + skip..];
-                first = no + 1;
+                match csv_header(c, bytes) {
+                    Ok(Some((at, no))) => (rest, first) = (&bytes[at..], no),
+                    Ok(None) => return Ok(Ok(())),
+                    Err(e) => return Ok(Err(e)),
+                }
             }
             let layout = c.csv.clone().unwrap_or_default();
-            line_games(rest, first, |l, n| csv::parse_row(&layout, l, n), &check)
+            let rows = Lines::new(rest, first);
+            let read = |(n, l): (u64, &[u8])| csv::parse_row(&layout, l, n).map(check);
+            add_batched(rows, read, state, col)?;
         }
-        Format::Pgn => pgn::blocks(bytes)
-            .par_iter()
-            .map(|(no, block)| check(pgn::parse_block(block, no + first - 1)))
-            .collect(),
-        Format::Ggf => ggf::parse_file(bytes)
-            .into_par_iter()
-            .map(|p| check(shift_lines(p, first - 1)))
-            .collect(),
+        Format::Pgn => {
+            let games = pgn::blocks(bytes).into_iter();
+            let read =
+                |(no, block): (u64, &[u8])| Some(check(pgn::parse_block(block, no + first - 1)));
+            add_batched(games, read, state, col)?;
+        }
+        Format::Ggf => {
+            let read = |p| Some(check(shift_lines(p, first - 1)));
+            add_batched(ggf::games(bytes), read, state, col)?;
+        }
         Format::Wthor => {
             let header = c.wthor.unwrap_or_default();
             // Records past the header's count are not games of this file.
@@ -334,20 +374,17 @@ fn parse(
             let base = c.records;
             c.records += (bytes.len() / wthor::RECORD) as u64;
             c.tail = bytes.len() % wthor::RECORD;
-            bytes[..usable * wthor::RECORD]
-                .par_chunks(wthor::RECORD)
-                .enumerate()
-                .map(|(i, rec)| {
-                    check(wthor::parse_record(
-                        rec,
-                        base + i as u64 + 1,
-                        names,
-                        header.year,
-                    ))
-                })
-                .collect()
+            let records = bytes[..usable * wthor::RECORD]
+                .chunks(wthor::RECORD)
+                .enumerate();
+            let read = |(i, rec): (usize, &[u8])| {
+                let no = base + i as u64 + 1;
+                Some(check(wthor::parse_record(rec, no, names, header.year)))
+            };
+            add_batched(records, read, state, col)?;
         }
-    })
+    }
+    Ok(Ok(()))
 }
 
 /// A WTHOR file that holds fewer or more records than its header promises.
@@ -395,24 +432,33 @@ fn shift_lines(p: Parsed, by: u64) -> Parsed {
     }
 }
 
-fn line_games<P, C>(bytes: &[u8], first_no: u64, parse: P, check: &C) -> Vec<Checked>
-where
-    P: Fn(&[u8], u64) -> Option<Parsed> + Sync,
-    C: Fn(Parsed) -> Checked + Sync,
-{
-    let pieces = super::lines::chunks(bytes, PIECE, first_no);
-    let parts: Vec<Vec<Checked>> = pieces
-        .par_iter()
-        .map(|(no, chunk)| {
-            Lines::new(chunk, *no)
-                .filter_map(|(n, l)| parse(l, n))
-                .map(check)
-                .collect()
-        })
-        .collect();
-    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for p in parts {
-        out.extend(p);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::IngestOptions;
+
+    /// Reads `bytes` as `format`; the summary's skipped count and the most records the
+    /// collector was handed at once.
+    fn read(bytes: Vec<u8>, format: Format) -> (u64, usize) {
+        let opts = IngestOptions::default();
+        let mut sink = |_: Format, _: Vec<crate::transcript::GameRecord>| Ok(());
+        let mut col = Collector::<IngestError>::new(&opts, &mut sink);
+        let reader = Box::new(std::io::Cursor::new(bytes));
+        read_reader("x", reader, Some(format), &mut col).unwrap();
+        (col.summary.skipped, col.most_held)
     }
-    out
+
+    #[test]
+    fn regression_a_run_of_ggf_openers_held_a_record_for_each() {
+        let (skipped, held) = read(b"(;".repeat(1 << 19), Format::Ggf);
+        assert_eq!(skipped, 1 << 19);
+        assert!(held <= BATCH, "{held} records held at once");
+    }
+
+    #[test]
+    fn regression_tiny_bad_lines_held_a_record_for_each() {
+        let (skipped, held) = read(b"f5z9\n".repeat(1 << 18), Format::Moves);
+        assert_eq!(skipped, 1 << 18);
+        assert!(held <= BATCH, "moves: {held} records held at once");
+    }
 }
