@@ -9,6 +9,7 @@ use othbook::board::{parse_moves, Board, Position};
 use othbook::book::interop::import_bytes;
 use othbook::book::Book;
 use proptest::prelude::*;
+use std::collections::HashMap;
 use std::path::Path;
 
 #[test]
@@ -289,7 +290,10 @@ fn bad_egaroucid_files_are_refused() {
     let mut eg = b"DICUORAGE\x03".to_vec();
     eg.extend(2i32.to_le_bytes());
     eg.extend([0u8; 25]);
-    refused(&eg, "the header claims 2 positions of 25 bytes");
+    refused(
+        &eg,
+        "the header claims 2 positions, more than the 25 bytes after it can hold",
+    );
     let mut v7 = eg.clone();
     v7[9] = 7;
     refused(&v7, "Egaroucid book format version 7 is not known");
@@ -345,16 +349,17 @@ fn ray1457_as_egbk2_imports_to_the_same_book() {
 
 #[test]
 fn a_frontier_position_without_a_leaf_keeps_its_value() {
-    // An .egbk2 of the start and the position after f5 alone: the latter has a value and no
-    // moves, as Egaroucid's frontier positions do. Its value must reach the start through
-    // the f5 link, and a player must not pretend to know its best move.
+    // An .egbk2 of the start (its value undefined) and the position after f5 alone: the
+    // latter has a value and no moves, as Egaroucid's frontier positions do. Its value must
+    // reach the start through the f5 link, and a player must not pretend to know its best
+    // move.
     let start = Board::START;
     let f5 = parse_moves("f5").unwrap();
     let after = start.play_move(f5[0]).unwrap();
     let bits = |b: &Board| (b.player().0, b.opponent().0);
     let mut eg = b"DICUORAGE\x02".to_vec();
     eg.extend(2i32.to_le_bytes());
-    eg.extend(egbk2_record(bits(&start), 0, 10, &[]));
+    eg.extend(egbk2_record(bits(&start), -126, 10, &[]));
     eg.extend(egbk2_record(bits(&after), -3, 10, &[]));
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -453,9 +458,11 @@ fn edax_text_imports_back_to_the_same_book() {
         a, b,
         "links found by probing, values negamaxed from the leaves"
     );
-    let mut bad = std::fs::read_to_string(d.join("ray.txt")).unwrap();
-    bad = bad.replacen(",1,", ",99,", 1);
-    refused(bad.as_bytes(), "line 1: level \"99\" is not 0 to 60");
+    let bad = std::fs::read_to_string(d.join("ray.txt")).unwrap();
+    refused(
+        bad.replacen(",1,", ",x,", 1).as_bytes(),
+        "line 1: level \"x\" is not a number",
+    );
 }
 
 #[test]
@@ -479,4 +486,193 @@ fn regression_book_import_read_dash_as_a_file_name_and_dev_zero_forever() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("/dev/zero: a device"), "{err}");
     assert!(!d.join("zero.book").exists());
+}
+
+/// The canonical key of the position after `line` (`""`: the start).
+fn key_after(line: &str) -> (u64, u64) {
+    let b = Position::START
+        .replay(parse_moves(line).unwrap())
+        .unwrap()
+        .end
+        .board;
+    canonical((b.player().0, b.opponent().0))
+}
+
+/// A small Edax book whose values and leaves a negamax would change, laid out as othbook's
+/// export writes one: the start (value −2; its links, the four first moves, say −4), f5
+/// (value 4; its leaf f6 +1 leads into the book), f5 f6, f5 d6 (no leaf: its value comes from
+/// its link c3) and f5 d6 c3. Each record's links are its moves into the book but its leaf's.
+fn inconsistent_edax() -> Vec<u8> {
+    // (line, value, leaf: the line it leads to, or its score on the first move out)
+    let spec: [(&str, i16, Option<&str>, Option<i8>); 5] = [
+        ("", -2, None, None),
+        ("f5", 4, Some("f5f6"), Some(1)),
+        ("f5f6", -3, None, Some(-3)),
+        ("f5d6", -2, None, None),
+        ("f5d6c3", 2, None, Some(2)),
+    ];
+    let values: HashMap<_, _> = spec.iter().map(|s| (key_after(s.0), s.1)).collect();
+    let mut recs = HashMap::new();
+    for (line, value, leaf_to, leaf_score) in spec {
+        let key = key_after(line);
+        let board = Board::from_bits(key.0, key.1);
+        let child = |sq| {
+            let next = board.play(sq).unwrap();
+            canonical((next.player().0, next.opponent().0))
+        };
+        let moves: Vec<_> = board.legal_moves().into_iter().collect();
+        let leaf_move = match (leaf_to, leaf_score) {
+            (Some(to), _) => moves.iter().find(|&&sq| child(sq) == key_after(to)),
+            (None, Some(_)) => moves.iter().find(|&&sq| !values.contains_key(&child(sq))),
+            (None, None) => None,
+        };
+        let leaf = match (leaf_move, leaf_score) {
+            (Some(sq), Some(s)) => (s, sq.index()),
+            _ => (-127, 65),
+        };
+        let links = moves
+            .iter()
+            .filter(|sq| sq.index() != leaf.1)
+            .filter_map(|&sq| values.get(&child(sq)).map(|v| (-*v as i8, sq.index())))
+            .collect();
+        let rec = Rec {
+            value,
+            level: 10,
+            links,
+            leaf,
+        };
+        recs.insert(key, rec);
+    }
+    write_edax(10, 20, &recs)
+}
+
+#[test]
+fn regression_an_inconsistent_edax_book_lost_positions_and_values_in_a_round_trip() {
+    let crafted = inconsistent_edax();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("c.dat"), &crafted).unwrap();
+    let out = ok(d, &["book", "import", "c.dat", "-o", "c.book"]);
+    assert!(out.contains("5 positions, 6 links read"), "{out}");
+    assert!(
+        out.contains("3 values would change once negamaxed again"),
+        "{out}"
+    );
+    assert!(out.contains("1 leaves lead into the book (kept"), "{out}");
+    assert!(!out.contains("agrees"), "{out}");
+    let book = Book::open(d.join("c.book")).unwrap();
+    assert_eq!(book.value(&Board::START).unwrap().score, -200);
+    // Edax: every position, value, link, leaf and level, and every byte.
+    let out = ok(
+        d,
+        &["book", "export", "c.book", "--to", "edax", "-o", "back.dat"],
+    );
+    assert!(out.contains("5 positions written, 0 left out"), "{out}");
+    let back = std::fs::read(d.join("back.dat")).unwrap();
+    assert_eq!(read_edax(&back), read_edax(&crafted));
+    assert_eq!(back, crafted);
+    // Egaroucid: its export imports to the same book, which exports to the same bytes.
+    ok(
+        d,
+        &[
+            "book",
+            "export",
+            "c.book",
+            "--to",
+            "egaroucid",
+            "-o",
+            "c.egbk3",
+        ],
+    );
+    ok(d, &["book", "import", "c.egbk3", "-o", "e.book"]);
+    ok(
+        d,
+        &["book", "export", "e.book", "--to", "edax", "-o", "e.dat"],
+    );
+    assert_eq!(
+        read_edax(&std::fs::read(d.join("e.dat")).unwrap()),
+        read_edax(&crafted)
+    );
+    ok(
+        d,
+        &[
+            "book",
+            "export",
+            "e.book",
+            "--to",
+            "egaroucid",
+            "-o",
+            "e.egbk3",
+        ],
+    );
+    let eg = std::fs::read(d.join("c.egbk3")).unwrap();
+    assert_eq!(std::fs::read(d.join("e.egbk3")).unwrap(), eg);
+    // The repairs happen when asked.
+    let fixed = ok(d, &["book", "fix", "c.book", "-o", "fixed.book"]);
+    assert!(fixed.contains("1 leaves dropped"), "{fixed}");
+}
+
+/// `book.dat` bytes of the start alone, at `level`, with `value` and a leaf f5 scored −4.
+fn start_alone(level: u8, value: i16) -> Vec<u8> {
+    let key = key_after("");
+    let board = Board::from_bits(key.0, key.1);
+    let f5 = board.legal_moves().into_iter().next().unwrap().index();
+    let rec = Rec {
+        value,
+        level,
+        links: vec![],
+        leaf: (-4, f5),
+    };
+    write_edax(10, 20, &HashMap::from([(key, rec)]))
+}
+
+#[test]
+fn regression_book_import_took_impossible_levels_and_values_silently() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Level 255 in the binary form and 61 in the text form: the same repair, named.
+    std::fs::write(d.join("l.dat"), start_alone(255, -4)).unwrap();
+    let out = ok(d, &["book", "import", "l.dat", "-o", "l.book"]);
+    assert!(
+        out.contains("1 levels were outside 0 to 60 (such as 255): read as level 0"),
+        "{out}"
+    );
+    let text = format!(
+        "{}OX{}XO{} X,61,F5,-4\n",
+        "-".repeat(27),
+        "-".repeat(6),
+        "-".repeat(27)
+    );
+    std::fs::write(d.join("l.txt"), text).unwrap();
+    let out = ok(d, &["book", "import", "l.txt", "-o", "t.book"]);
+    assert!(
+        out.contains("1 levels were outside 0 to 60 (such as 61)"),
+        "{out}"
+    );
+    // An Egaroucid level of −5 (−1 is its "undefined").
+    ok(
+        d,
+        &[
+            "book",
+            "export",
+            "l.book",
+            "--to",
+            "egaroucid",
+            "-o",
+            "l.egbk3",
+        ],
+    );
+    let mut eg = std::fs::read(d.join("l.egbk3")).unwrap();
+    eg[14 + 17] = -5i8 as u8;
+    std::fs::write(d.join("n.egbk3"), eg).unwrap();
+    let out = ok(d, &["book", "import", "n.egbk3", "-o", "n.book"]);
+    assert!(
+        out.contains("1 levels were outside 0 to 60 (such as -5)"),
+        "{out}"
+    );
+    // A value outside ±64 is not compared, and agreement is not claimed for it.
+    std::fs::write(d.join("v.dat"), start_alone(10, 100)).unwrap();
+    let out = ok(d, &["book", "import", "v.dat", "-o", "v.book"]);
+    assert!(!out.contains("agrees"), "{out}");
+    assert!(out.contains("the file holds no values"), "{out}");
 }

@@ -158,6 +158,13 @@ impl BookData {
     /// [`BookData::relink`] with the graph already made.
     pub fn relink_with(&mut self, graph: &Graph) -> RelinkReport {
         let mut report = RelinkReport::default();
+        self.check_leaves(graph, &mut report);
+        (report.valued, report.missing) = self.negamax_keeping(graph, |_| None);
+        report
+    }
+
+    /// The leaf checks of [`BookData::relink_with`]: stale leaves dropped and counted.
+    fn check_leaves(&mut self, graph: &Graph, report: &mut RelinkReport) {
         for (p, node) in self.positions.iter_mut().zip(&graph.nodes) {
             let leaf = &mut p.eval.leaf;
             if node.game_over {
@@ -177,17 +184,55 @@ impl BookData {
                 *leaf = Leaf::InBook;
             }
         }
-        for &i in &graph.order {
-            let i = i as usize;
-            let value = self.negamax_one(i, &graph.nodes[i]);
-            self.positions[i].eval.value = value;
-            if value.is_some() {
-                report.valued += 1;
-            } else if !self.positions[i].eval.leaf.is_known() {
-                report.missing += 1;
+    }
+
+    /// Gives the leaves that are not searched what the graph makes certain (a finished game
+    /// its final score; a position all of whose moves stay in the book no leaf to search),
+    /// changing no other leaf: a foreign book's leaves are kept as its file gives them.
+    pub fn fill_leaves(&mut self, graph: &Graph) {
+        for (p, node) in self.positions.iter_mut().zip(&graph.nodes) {
+            if p.eval.leaf == Leaf::Missing {
+                if node.game_over {
+                    p.eval.leaf = Leaf::GameOver(final_score(&board_of(p.key)));
+                } else if node.out.is_empty() {
+                    p.eval.leaf = Leaf::InBook;
+                }
             }
         }
-        report
+    }
+
+    /// Negamaxes through `graph`, children first: a position's value is `given(index)` where
+    /// that is some (a foreign book's own value, in hundredths of a disc, kept as it is),
+    /// otherwise max(leaf, −children). Returns how many positions have a value and how many
+    /// have none because their leaf is not searched.
+    pub fn negamax_keeping(
+        &mut self,
+        graph: &Graph,
+        given: impl Fn(usize) -> Option<i16>,
+    ) -> (u64, u64) {
+        let (mut valued, mut missing) = (0, 0);
+        for &i in &graph.order {
+            let i = i as usize;
+            let mut value = self.negamax_one(i, &graph.nodes[i]);
+            if let Some(score) = given(i) {
+                let like = value.or(self.positions[i].eval.leaf.score());
+                value = Some(Score {
+                    score,
+                    ..like.unwrap_or(Score {
+                        score,
+                        depth: 0,
+                        kind: ValueKind::Midgame,
+                    })
+                });
+            }
+            self.positions[i].eval.value = value;
+            if value.is_some() {
+                valued += 1;
+            } else if !self.positions[i].eval.leaf.is_known() {
+                missing += 1;
+            }
+        }
+        (valued, missing)
     }
 
     /// max(leaf, −children) of position `i`, its children's values being final. Children

@@ -178,3 +178,34 @@ pub fn ray_as_egbk2() -> Vec<u8> {
     }
     eg
 }
+
+/// A `book.dat` laid out as othbook's export writes one: header date 2024-11-17 12:34:45,
+/// level `level` (solving from `empties`), records by board with zero game counts and
+/// bounds equal to the value, links best first.
+pub fn write_edax(level: i32, empties: i32, recs: &HashMap<(u64, u64), Rec>) -> Vec<u8> {
+    let mut out = b"XADEKOOB".to_vec();
+    out.extend([4, 4]);
+    out.extend(2024i16.to_le_bytes());
+    out.extend([11, 17, 12, 34, 45, 0]);
+    for v in [level, empties, 2, 1, 0, recs.len() as i32] {
+        out.extend(v.to_le_bytes());
+    }
+    let mut keys: Vec<_> = recs.keys().copied().collect();
+    keys.sort_unstable();
+    for k in keys {
+        let r = &recs[&k];
+        out.extend(k.0.to_le_bytes());
+        out.extend(k.1.to_le_bytes());
+        out.extend([0u8; 16]);
+        for _ in 0..3 {
+            out.extend(r.value.to_le_bytes());
+        }
+        out.extend([r.links.len() as u8, r.level]);
+        let mut links = r.links.clone();
+        links.sort_by_key(|&(s, mv)| (-s, mv));
+        for (s, mv) in links.into_iter().chain(std::iter::once(r.leaf)) {
+            out.extend([s as u8, mv]);
+        }
+    }
+    out
+}

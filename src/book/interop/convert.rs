@@ -3,17 +3,15 @@
 //! level of a leaf as its search depth (docs/interop.md).
 
 use super::edax::{self, EdaxBook, Link, NO_MOVE, PASS, SCORE_INF};
+use super::fields::{self, MAX_LEVEL};
 use super::{ExportReport, ImportReport};
 use crate::board::{Board, Move};
 use crate::book::data::{pos_entry, BookData, BookInfo, BuildOptions, MoveEntry, NodeEntry};
 use crate::book::data::{Source, NO_PARENT, ROOT_CODE};
 use crate::book::eval::{EvalInfo, Leaf, Score, ValueKind, SCORE_SCALE};
 use crate::book::key::{code_move, Canonical, Key};
-use crate::book::negamax::{board_of, playable_moves};
+use crate::book::negamax::{board_of, playable_moves, Graph};
 use crate::book::stats::Stats;
-
-/// Highest level written: Edax's levels go from 0 to 60 (its text import refuses more).
-pub const MAX_LEVEL: u8 = 60;
 
 /// Discs of the empties Edax solves from at `level` (60 − `get_book_depth(level)` in Edax's
 /// book.c): the `n_empties` option of a book Edax makes at that level.
@@ -37,7 +35,8 @@ fn legal_move(board: &Board, mv: u8) -> Option<Move> {
 }
 
 /// The othbook book of an Edax book: positions with their links as moves (no games), leaves
-/// from the file, values negamaxed again and compared with the file's.
+/// and values as the file gives them (values negamaxed only where it gives none), and what
+/// `book fix` would change counted.
 pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), String> {
     let mut report = ImportReport {
         positions: book.positions.len() as u64,
@@ -62,14 +61,18 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
             let mv = legal_move(&board, l.mv)
                 .ok_or_else(|| at(format!("link move {} is not legal", l.mv)))?;
             codes.push(c.code_of(mv));
+            report.bad_link_scores += u64::from(fields::discs(i32::from(l.score)).is_none());
         }
         report.links += codes.len() as u64;
         codes.sort_unstable();
         codes.dedup();
         let mut entry = pos_entry(c.key, Stats::default(), 0, 0);
         entry.eval.leaf = leaf_of(&board, &c, p).map_err(at)?;
-        if i32::from(p.value).abs() <= 64 {
-            file_values.insert(c.key, i32::from(p.value) * SCORE_SCALE);
+        match fields::discs(i32::from(p.value)) {
+            Some(v) => {
+                file_values.insert(c.key, i16::from(v) * SCORE_SCALE as i16);
+            }
+            None => report.uncompared += 1,
         }
         entries.push((entry, codes));
     }
@@ -85,7 +88,9 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
         }));
         positions.push(e);
     }
-    let level = book.header.options.level.clamp(0, i32::from(MAX_LEVEL)) as u8;
+    let mut bad_levels = book.bad_levels;
+    let level = bad_levels.level(book.header.options.level);
+    report.bad_levels = bad_levels;
     let mut data = BookData {
         info: BookInfo {
             created: created_of(&book.header.date),
@@ -111,20 +116,33 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
         nodes: vec![root_node()],
         games: None,
     };
-    let relink = data.relink();
-    report.stale = relink.stale;
-    report.valued = relink.valued;
-    let index = data.key_index();
-    report.compared = file_values.len() as u64;
-    for (key, &v) in &file_values {
-        let ours = data.positions[index[key]]
-            .eval
-            .value
-            .map(|s| i32::from(s.score));
-        report.value_differences += u64::from(ours != Some(v));
-    }
+    settle(&mut data, &file_values, &mut report);
     report.dangling_links = dangling(&data);
     Ok((data, report))
+}
+
+/// Gives `data` the file's values (`file_values`, by key), negamaxing only those the file
+/// lacks, and keeps its leaves; counts what `book fix` would change (leaves whose move
+/// leads into the book, values that differ once negamaxed again) without changing it, so
+/// that an import then export gives back every position with its values.
+fn settle(data: &mut BookData, file_values: &ahash::AHashMap<Key, i16>, report: &mut ImportReport) {
+    let graph = Graph::of(data);
+    let mut fixed = data.clone();
+    report.stale = fixed.relink_with(&graph).stale;
+    data.fill_leaves(&graph);
+    let given: Vec<Option<i16>> = data
+        .positions
+        .iter()
+        .map(|p| file_values.get(&p.key).copied())
+        .collect();
+    (report.valued, _) = data.negamax_keeping(&graph, |i| given[i]);
+    report.compared = file_values.len() as u64;
+    report.value_differences = fixed
+        .positions
+        .iter()
+        .zip(&given)
+        .filter(|(f, v)| v.is_some() && f.eval.value.map(|s| s.score) != **v)
+        .count() as u64;
 }
 
 /// The trie of an imported book: the root alone (Edax books keep no lines of games).
@@ -171,7 +189,7 @@ fn leaf_of(board: &Board, c: &Canonical, p: &edax::Position) -> Result<Leaf, Str
     if i16::from(l.score) <= -SCORE_INF {
         return Ok(Leaf::Missing);
     }
-    if i16::from(l.score).abs() > 64 {
+    if fields::discs(i32::from(l.score)).is_none() {
         return Err(format!("leaf score {} is not a disc difference", l.score));
     }
     let score = Score {
@@ -246,16 +264,21 @@ pub fn from_data(data: &BookData) -> (EdaxBook, ExportReport) {
     let mut report = ExportReport::default();
     let mut positions = Vec::with_capacity(data.positions.len());
     for p in &data.positions {
-        let Some(_) = p.eval.value else {
+        let Some(own) = p.eval.value else {
             report.without_value += 1;
             continue;
         };
         let board = board_of(p.key);
+        let leaf = export_leaf(&board, p.eval.leaf);
         let mut links = Vec::new();
         // Every legal move into the book is a link, symmetric ones too, as Edax's
-        // `position_link` makes them.
+        // `position_link` makes them; but the leaf's, when an imported book's leaf leads into
+        // the book (kept until `book fix`).
         for mv in playable_moves(&board) {
             let child = board.play_move(mv).expect("a legal move");
+            if edax_move(mv) == leaf.mv {
+                continue;
+            }
             if let Some(v) = value_of(&child) {
                 links.push(Link {
                     score: discs(-v.score),
@@ -265,13 +288,10 @@ pub fn from_data(data: &BookData) -> (EdaxBook, ExportReport) {
         }
         // Best first, as Edax sorts them; equal scores by square.
         links.sort_by_key(|l| (-l.score, l.mv));
-        let leaf = export_leaf(&board, p.eval.leaf, &links);
-        // Edax counts a leaf scored above −127 in the value, with or without its move.
-        let best = links
-            .iter()
-            .map(|l| l.score)
-            .chain((i16::from(leaf.score) > -SCORE_INF).then_some(leaf.score));
-        let value = i16::from(best.max().unwrap_or(-SCORE_INF as i8));
+        // The book's value: max(link scores, leaf score) of the written numbers for a book
+        // whose values are negamaxed (rounding keeps the order), an imported book's own value
+        // where it differs.
+        let value = i16::from(discs(own.score));
         let leaf_depth = p.eval.leaf.score().map_or(depth, |s| s.depth);
         report.capped += u64::from(leaf_depth > MAX_LEVEL);
         let s = &p.stats;
@@ -305,7 +325,12 @@ pub fn from_data(data: &BookData) -> (EdaxBook, ExportReport) {
             verbosity: 0,
         },
     };
-    (EdaxBook { header, positions }, report)
+    let book = EdaxBook {
+        header,
+        positions,
+        ..EdaxBook::default()
+    };
+    (book, report)
 }
 
 fn edax_move(mv: Move) -> u8 {
@@ -317,7 +342,7 @@ fn edax_move(mv: Move) -> u8 {
 
 /// The leaf record: the leaf move (a square of the key board) and its score in discs; a
 /// finished game's score with no move; (−127, no move) when there is no leaf.
-fn export_leaf(board: &Board, leaf: Leaf, links: &[Link]) -> Link {
+fn export_leaf(board: &Board, leaf: Leaf) -> Link {
     let none = Link {
         score: -SCORE_INF as i8,
         mv: NO_MOVE,
@@ -330,11 +355,11 @@ fn export_leaf(board: &Board, leaf: Leaf, links: &[Link]) -> Link {
                 .into_iter()
                 .find(|&m| board.play_move(m).is_ok());
             match mv.map(edax_move) {
-                Some(mv) if !links.iter().any(|l| l.mv == mv) => Link {
+                Some(mv) => Link {
                     score: discs(score.score),
                     mv,
                 },
-                _ => none,
+                None => none,
             }
         }
         // Edax takes a leaf score above −127 as a value even without its move.

@@ -2,6 +2,8 @@
 //! byte as Edax's `book_load` and `book_save` do: a 42-byte little-endian header, then one
 //! variable-length record per position (see docs/interop.md).
 
+use super::fields::{self, BadLevels};
+
 /// First four bytes, "XADE" (0x45444158 little-endian).
 pub const MAGIC_EDAX: u32 = 0x4544_4158;
 /// Next four bytes, "KOOB" (0x424f4f4b little-endian).
@@ -103,6 +105,8 @@ pub struct EdaxBook {
     pub header: Header,
     /// Positions in file order.
     pub positions: Vec<Position>,
+    /// Record levels outside 0 to 60 that reading repaired to 0 (not written).
+    pub bad_levels: BadLevels,
 }
 
 /// Reads little-endian fields from a byte slice, failing with the offset on a short read.
@@ -195,21 +199,15 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
             verbosity: o[4],
         },
     };
-    let declared =
-        usize::try_from(declared).map_err(|_| format!("the header claims {declared} positions"))?;
-    // Each position takes at least 42 bytes: a count larger than the file allows is damage,
-    // and must not make us reserve memory for it.
-    if declared > (bytes.len() - HEADER_LEN) / (FIXED_LEN + 2) {
-        return Err(format!(
-            "truncated or damaged: the header claims {declared} positions, more than {} bytes \
-             can hold",
-            bytes.len()
-        ));
-    }
+    // Each position takes at least 42 bytes.
+    let declared = fields::count(declared, bytes.len() - HEADER_LEN, FIXED_LEN + 2)?;
     let mut positions = Vec::with_capacity(declared);
+    let mut bad_levels = BadLevels::default();
     while c.at < bytes.len() {
         let what = format!("position {}", positions.len() + 1);
-        positions.push(position(&mut c, &what)?);
+        let mut p = position(&mut c, &what)?;
+        p.level = bad_levels.level(i32::from(p.level));
+        positions.push(p);
     }
     if positions.len() != declared {
         return Err(format!(
@@ -217,7 +215,11 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
             positions.len()
         ));
     }
-    Ok(EdaxBook { header, positions })
+    Ok(EdaxBook {
+        header,
+        positions,
+        bad_levels,
+    })
 }
 
 fn position(c: &mut Cursor<'_>, what: &str) -> Result<Position, String> {
@@ -351,6 +353,7 @@ mod tests {
                 leaf: Link { score: -5, mv: 26 },
                 ..Position::default()
             }],
+            ..EdaxBook::default()
         }
     }
 

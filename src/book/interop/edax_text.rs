@@ -2,6 +2,7 @@
 //! read into the Edax model: links are made by probing, as Edax's `book import` relinks.
 
 use super::edax::{self, EdaxBook, Link, NO_MOVE, PASS, SCORE_INF};
+use super::fields::{self, BadLevels};
 
 /// Whether `bytes` look like Edax's text book: 64 squares, a space and a side.
 #[must_use]
@@ -31,7 +32,7 @@ fn parse_move(s: &str) -> Option<u8> {
 }
 
 /// One line: the board with the side to move as player, the level and the leaf.
-fn parse_line(line: &str) -> Result<edax::Position, String> {
+fn parse_line(line: &str, bad_levels: &mut BadLevels) -> Result<edax::Position, String> {
     let bytes = line.as_bytes();
     if !is_edax_text(bytes) {
         return Err("not 64 squares (X, O, -), a space and the side to move".into());
@@ -53,16 +54,15 @@ fn parse_line(line: &str) -> Result<edax::Position, String> {
     let [_, level, mv, score] = fields[..] else {
         return Err("not `,level,move,score` after the board".into());
     };
-    let level: u8 = level
-        .parse()
-        .ok()
-        .filter(|l| *l <= 60)
-        .ok_or_else(|| format!("level {level:?} is not 0 to 60"))?;
+    let level = level
+        .parse::<i32>()
+        .map(|l| bad_levels.level(l))
+        .map_err(|_| format!("level {level:?} is not a number"))?;
     let mv = parse_move(mv).ok_or_else(|| format!("move {mv:?} is not a move"))?;
-    let score: i8 = score
-        .parse()
+    let score = score
+        .parse::<i32>()
         .ok()
-        .filter(|s: &i8| i16::from(*s).abs() <= 64 || i16::from(*s) == -SCORE_INF)
+        .and_then(|s| fields::discs(s).or((s == -i32::from(SCORE_INF)).then_some(s as i8)))
         .ok_or_else(|| format!("score {score:?} is not a disc difference"))?;
     Ok(edax::Position {
         player,
@@ -80,18 +80,20 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("not text: {e}"))?;
     let mut positions = Vec::new();
     let mut level = 0;
+    let mut bad_levels = BadLevels::default();
     for (i, line) in text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let p = parse_line(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let p = parse_line(line, &mut bad_levels).map_err(|e| format!("line {}: {e}", i + 1))?;
         level = level.max(i32::from(p.level));
         positions.push(p);
     }
-    super::egaroucid::link(&mut positions);
+    super::egaroucid::link(&mut positions, false);
     let mut book = EdaxBook {
         positions,
+        bad_levels,
         ..EdaxBook::default()
     };
     book.header.options.level = level;
@@ -115,14 +117,18 @@ mod tests {
             "-".repeat(6),
             "-".repeat(27)
         );
-        let p = parse_line(&start).unwrap();
+        let mut bad = BadLevels::default();
+        let p = parse_line(&start, &mut bad).unwrap();
         // O to move: O's discs (d4, e5) are the player's.
         assert_eq!(p.player, 1 << 27 | 1 << 36);
         assert_eq!((p.level, p.leaf), (3, Link { score: -1, mv: 37 }));
-        assert!(parse_line(&start.replace(",3,", ",61,"))
+        assert!(parse_line(&start.replace(",3,", ",x,"), &mut bad)
             .unwrap_err()
             .contains("level"));
-        assert!(parse_line(&start[..70])
+        assert_eq!(bad.count, 0);
+        let p = parse_line(&start.replace(",3,", ",61,"), &mut bad).unwrap();
+        assert_eq!((p.level, bad.count, bad.worst), (0, 1, 61));
+        assert!(parse_line(&start[..70], &mut bad)
             .unwrap_err()
             .contains("level,move,score"));
     }

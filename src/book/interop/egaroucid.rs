@@ -5,6 +5,7 @@
 //! them by probing.
 
 use super::edax::{self, EdaxBook, Link, NO_MOVE, PASS, SCORE_INF};
+use super::fields::{self, BadLevels};
 use crate::board::{Board, Symmetry};
 use crate::book::key::Canonical;
 use crate::book::negamax::playable_moves;
@@ -53,13 +54,13 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
         return Err("truncated: the file ends inside the header".into());
     };
     let declared = i32::from_le_bytes(count.try_into().expect("4 bytes"));
-    if declared < 0 {
-        return Err(format!("damaged: the header claims {declared} positions"));
-    }
     let body = &bytes[14..];
+    let mut bad_levels = BadLevels::default();
     let mut positions = match version {
-        VERSION => parse_v3(body, declared as usize)?,
-        VERSION_2 => parse_v2(body, declared as usize)?,
+        VERSION => parse_v3(body, fields::count(declared, body.len(), RECORD_LEN)?)?,
+        // Records of any length: the one the file ends inside is named, and no more are
+        // reserved than the bytes hold.
+        VERSION_2 => parse_v2(body, fields::count(declared, usize::MAX, 1)?)?,
         _ => {
             return Err(format!(
                 "Egaroucid book format version {version} is not known (versions {VERSION_2} and \
@@ -67,10 +68,14 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
             ))
         }
     };
+    for p in &mut positions {
+        p.level = record_level(p.level as i8, &mut bad_levels);
+    }
     let level = positions.iter().map(|p| p.level).max().unwrap_or(0);
-    link(&mut positions);
+    link(&mut positions, true);
     let mut book = EdaxBook {
         positions,
+        bad_levels,
         ..EdaxBook::default()
     };
     book.header.options.level = i32::from(level);
@@ -79,7 +84,17 @@ pub fn parse(bytes: &[u8]) -> Result<EdaxBook, String> {
 
 /// A record's own value (`None` when undefined or not a disc difference).
 fn record_value(v: i8) -> Option<i8> {
-    (i16::from(v).abs() <= 64).then_some(v)
+    fields::discs(i32::from(v))
+}
+
+/// A record's level: Egaroucid's undefined level is level 0; other levels outside 0 to 60
+/// are counted and read as 0.
+fn record_level(raw: i8, bad_levels: &mut BadLevels) -> u8 {
+    if raw == LEVEL_UNDEFINED {
+        0
+    } else {
+        bad_levels.level(i32::from(raw))
+    }
 }
 
 /// The leaf of a record without one: its value standing for the moves out of the book.
@@ -109,7 +124,8 @@ fn parse_v3(body: &[u8], declared: usize) -> Result<Vec<edax::Position>, String>
             opponent: u64_at(8).reverse_bits(),
             lines: u32::from_le_bytes(r[18..22].try_into().expect("4 bytes")),
             value: i16::from(value),
-            level: (r[17] as i8).max(0) as u8,
+            // As written: checked once every record is read.
+            level: r[17],
             leaf: if no_leaf {
                 score_only(record_value(value))
             } else {
@@ -162,7 +178,7 @@ fn parse_v2(body: &[u8], declared: usize) -> Result<Vec<edax::Position>, String>
             player,
             opponent,
             value: i16::from(value),
-            level: level.max(0) as u8,
+            level: level as u8,
             leaf: score_only(record_value(value)),
             ..edax::Position::default()
         });
@@ -198,8 +214,10 @@ fn parse_v2(body: &[u8], declared: usize) -> Result<Vec<edax::Position>, String>
 
 /// Gives each position a link for every playable move whose position the book holds, as
 /// Egaroucid finds children by probing (its records store none) and Edax relinks an
-/// imported text book.
-pub(super) fn link(positions: &mut [edax::Position]) {
+/// imported text book. With `value_as_leaf` (Egaroucid, whose leafless records have their
+/// value as a score without its move), such a score is dropped where the links give the
+/// value (or no move leaves the book): the record had no leaf, and needs none.
+pub(super) fn link(positions: &mut [edax::Position], value_as_leaf: bool) {
     let index: ahash::AHashMap<_, _> = positions
         .iter()
         .filter(|p| p.player & p.opponent == 0)
@@ -224,6 +242,10 @@ pub(super) fn link(positions: &mut [edax::Position]) {
                 Some(_) => {}
                 None => out.push(code),
             }
+        }
+        let explained = out.is_empty() || p.links.iter().any(|l| l.score >= p.leaf.score);
+        if value_as_leaf && p.leaf.mv == NO_MOVE && explained {
+            p.leaf = score_only(None);
         }
         // A score without its move names its move when only one move leaves the book (a
         // forced pass among them).

@@ -6,8 +6,10 @@ mod convert;
 pub mod edax;
 pub mod edax_text;
 pub mod egaroucid;
+pub mod fields;
 
-pub use convert::{discs, solved_empties, MAX_LEVEL};
+pub use convert::{discs, solved_empties};
+pub use fields::{BadLevels, MAX_LEVEL};
 
 use crate::book::data::BookData;
 use std::path::Path;
@@ -53,12 +55,20 @@ pub struct ImportReport {
     pub links: u64,
     /// Positions with a value after negamaxing again.
     pub valued: u64,
-    /// Positions whose file holds a value to compare (none for Edax's text form).
+    /// Positions whose file holds a value to compare (none for Edax's text form); the book
+    /// keeps these values as the file gives them.
     pub compared: u64,
-    /// Positions whose value, negamaxed again, differs from the file's.
+    /// Positions whose file holds no value to compare (Edax's "no value", Egaroucid's
+    /// undefined one, a value outside −64 to 64): their values are negamaxed from the file.
+    pub uncompared: u64,
+    /// Positions whose value would change if negamaxed again (`book fix`).
     pub value_differences: u64,
-    /// Leaves dropped because their move leads into the book.
+    /// Leaves whose move leads into the book (kept; `book fix` drops them).
     pub stale: u64,
+    /// Levels outside 0 to 60 (header or records), read as level 0.
+    pub bad_levels: BadLevels,
+    /// Link scores outside −64 to 64 (not read: a link's score is −(its child's value)).
+    pub bad_link_scores: u64,
     /// Moves whose position the file does not hold.
     pub dangling_links: u64,
     /// Boards of an Edax book stored other than in their canonical (smallest) orientation.

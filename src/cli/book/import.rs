@@ -12,8 +12,10 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The format is found from the file's first bytes (Edax book.dat, \
-version 4, any release; Edax's text export; Egaroucid .egbk3 and .egbk2). Each position keeps its links as book moves and its leaf; values are \
-negamaxed again and compared with the file's. Edax books hold no games: game columns are empty \
+version 4, any release; Edax's text export; Egaroucid .egbk3 and .egbk2). Each position keeps its links as book moves, its leaf and its \
+value as the file gives them (values are negamaxed only where the file has none); what a negamax \
+would change is counted, and `othbook book fix` makes those repairs. Levels outside 0 to 60 are \
+read as level 0 and counted. Edax books hold no games: game columns are empty \
 and the book has no lines of games: `top --by value` walks its positions instead. Levels become search depths (docs/interop.md). A damaged \
 file is refused with exit code 1 and nothing is written.\n\n\
 Example:\n  othbook book import book.dat -o edax.book && othbook explore --book edax.book f5"
@@ -37,14 +39,26 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         report.positions,
         report.links
     )?;
+    let bad = report.bad_levels;
+    let levels = format!(
+        "levels were outside 0 to 60 (such as {}): read as level 0, depth unknown",
+        bad.worst
+    );
     let counted = [
         (
             report.value_differences,
-            "values differ from the file's once negamaxed again",
+            "values would change once negamaxed again (kept as the file gives them; \
+             `othbook book fix` negamaxes)",
         ),
         (
             report.stale,
-            "leaves dropped: their move leads into the book",
+            "leaves lead into the book (kept; `othbook book fix` drops them)",
+        ),
+        (bad.count, levels.as_str()),
+        (
+            report.bad_link_scores,
+            "link scores were outside -64 to 64 (not read: a link is scored by its child's \
+             value)",
         ),
         (
             report.dangling_links,
@@ -63,13 +77,30 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if report.compared == 0 {
         writeln!(
             out,
-            "the file holds no values: they are negamaxed from its leaves"
+            "the file holds no values to compare: they are negamaxed from its leaves"
+        )?;
+    }
+    if report.compared > 0 && report.uncompared > 0 {
+        writeln!(
+            out,
+            "{} positions hold no value to compare (none, undefined, or outside -64 to 64): \
+             their values are negamaxed from the file",
+            report.uncompared
         )?;
     }
     if !notes.is_empty() {
         writeln!(out, "note: {}", notes.join("; "))?;
     } else if report.compared > 0 {
-        writeln!(out, "every value agrees with the file's")?;
+        let all = if report.uncompared == 0 {
+            "every value agrees"
+        } else {
+            "every value compared agrees"
+        };
+        writeln!(
+            out,
+            "{all} with the file's once negamaxed again ({} compared)",
+            report.compared
+        )?;
     }
     let relink = RelinkReport {
         valued: report.valued,
