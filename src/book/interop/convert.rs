@@ -37,7 +37,7 @@ fn legal_move(board: &Board, mv: u8) -> Option<Move> {
 /// The othbook book of an Edax book: positions with their links as moves (no games), leaves
 /// and values as the file gives them (values negamaxed only where it gives none), and what
 /// `book fix` would change counted.
-pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), String> {
+pub fn to_data(book: EdaxBook, name: &str) -> Result<(BookData, ImportReport), String> {
     let mut report = ImportReport {
         positions: book.positions.len() as u64,
         ..ImportReport::default()
@@ -76,6 +76,12 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
         }
         entries.push((entry, codes));
     }
+    let EdaxBook {
+        header,
+        positions: records,
+        bad_levels,
+    } = book;
+    drop(records);
     entries.sort_by_key(|(e, _)| (e.hash, e.key));
     let mut positions = Vec::with_capacity(entries.len());
     let mut moves = Vec::with_capacity(report.links as usize);
@@ -88,12 +94,12 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
         }));
         positions.push(e);
     }
-    let mut bad_levels = book.bad_levels;
-    let level = bad_levels.level(book.header.options.level);
+    let mut bad_levels = bad_levels;
+    let level = bad_levels.level(header.options.level);
     report.bad_levels = bad_levels;
     let mut data = BookData {
         info: BookInfo {
-            created: created_of(&book.header.date),
+            created: created_of(&header.date),
             // No games, so no lines of games: `top` says the book holds lines of 0 plies.
             options: BuildOptions {
                 plies: 0,
@@ -127,8 +133,18 @@ pub fn to_data(book: &EdaxBook, name: &str) -> Result<(BookData, ImportReport), 
 /// that an import then export gives back every position with its values.
 fn settle(data: &mut BookData, file_values: &ahash::AHashMap<Key, i16>, report: &mut ImportReport) {
     let graph = Graph::of(data);
-    let mut fixed = data.clone();
-    report.stale = fixed.relink_with(&graph).stale;
+    // `book fix` on the book itself, its values noted and its leaves then put back: a copy
+    // of the book would double what an import holds.
+    let leaves: Vec<_> = data.positions.iter().map(|p| p.eval.leaf).collect();
+    report.stale = data.relink_with(&graph).stale;
+    let fixed: Vec<Option<i16>> = data
+        .positions
+        .iter()
+        .map(|p| p.eval.value.map(|s| s.score))
+        .collect();
+    for (p, leaf) in data.positions.iter_mut().zip(leaves) {
+        p.eval.leaf = leaf;
+    }
     data.fill_leaves(&graph);
     let given: Vec<Option<i16>> = data
         .positions
@@ -138,10 +154,9 @@ fn settle(data: &mut BookData, file_values: &ahash::AHashMap<Key, i16>, report: 
     (report.valued, _) = data.negamax_keeping(&graph, |i| given[i]);
     report.compared = file_values.len() as u64;
     report.value_differences = fixed
-        .positions
         .iter()
         .zip(&given)
-        .filter(|(f, v)| v.is_some() && f.eval.value.map(|s| s.score) != **v)
+        .filter(|(f, v)| v.is_some() && f != v)
         .count() as u64;
 }
 

@@ -95,6 +95,12 @@ fn invalid(path: &Path, reason: impl Into<String>) -> InteropError {
 
 /// Reads a foreign book from its bytes; `path` names it in errors and in the book's sources.
 pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport), InteropError> {
+    let (book, format) = parse(bytes, path)?;
+    into_book(book, format, path)
+}
+
+/// The foreign book in `bytes`, in the Edax model, and its format.
+fn parse(bytes: &[u8], path: &Path) -> Result<(edax::EdaxBook, Option<Format>), InteropError> {
     let format = Format::detect(bytes);
     let book = match format {
         Some(Format::Edax) => edax::parse(bytes),
@@ -112,11 +118,20 @@ pub fn import_bytes(bytes: &[u8], path: &Path) -> Result<(BookData, ImportReport
         )),
     }
     .map_err(|r| invalid(path, r))?;
+    Ok((book, format))
+}
+
+/// The othbook book of a parsed foreign book (consumed: its records go as the book grows).
+fn into_book(
+    book: edax::EdaxBook,
+    format: Option<Format>,
+    path: &Path,
+) -> Result<(BookData, ImportReport), InteropError> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into(),
     );
-    let (data, mut report) = convert::to_data(&book, &name).map_err(|r| invalid(path, r))?;
+    let (data, mut report) = convert::to_data(book, &name).map_err(|r| invalid(path, r))?;
     if format != Some(Format::Edax) {
         // Egaroucid keeps the smallest orientation in its own bit order, not Edax's; Edax's
         // text export writes boards as they are.
@@ -167,7 +182,10 @@ pub fn import_file(path: &Path) -> Result<(BookData, ImportReport), InteropError
             ),
         })?
     };
-    import_bytes(&bytes, path)
+    // The bytes go once parsed: an import never holds the file and the book at once.
+    let (book, format) = parse(&bytes, path)?;
+    drop(bytes);
+    into_book(book, format, path)
 }
 
 /// The most bytes an imported book may have (Egaroucid's 25-byte records: 170 million
