@@ -676,3 +676,15 @@ fn regression_book_import_took_impossible_levels_and_values_silently() {
     assert!(!out.contains("agrees"), "{out}");
     assert!(out.contains("the file holds no values"), "{out}");
 }
+
+#[test]
+fn regression_an_egaroucid_leaf_move_out_of_range_was_read_as_no_leaf() {
+    // One record, the start, whose leaf move is 100: neither a square, a pass nor undefined.
+    let mut one = b"DICUORAGE\x03".to_vec();
+    one.extend(1i32.to_le_bytes());
+    let start = canonical((Board::START.player().0, Board::START.opponent().0));
+    one.extend(start.0.reverse_bits().to_le_bytes());
+    one.extend(start.1.reverse_bits().to_le_bytes());
+    one.extend([0, 1, 0, 0, 0, 0, 0, 100, 1]);
+    refused(&one, "position 1: leaf move 100 is not a square");
+}

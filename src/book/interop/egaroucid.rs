@@ -114,10 +114,17 @@ fn parse_v3(body: &[u8], declared: usize) -> Result<Vec<edax::Position>, String>
         ));
     }
     let mut positions = Vec::with_capacity(declared);
-    for r in body.chunks_exact(RECORD_LEN) {
+    for (i, r) in body.chunks_exact(RECORD_LEN).enumerate() {
         let u64_at = |o: usize| u64::from_le_bytes(r[o..o + 8].try_into().expect("8 bytes"));
         let (leaf_score, leaf_move) = (r[22] as i8, r[23]);
-        let no_leaf = leaf_score == SCORE_UNDEFINED || leaf_move > PASS;
+        if leaf_move > PASS && leaf_move != MOVE_UNDEFINED {
+            return Err(format!(
+                "position {}: leaf move {leaf_move} is not a square, a pass (64) or undefined \
+                 ({MOVE_UNDEFINED})",
+                i + 1
+            ));
+        }
+        let no_leaf = leaf_score == SCORE_UNDEFINED || leaf_move == MOVE_UNDEFINED;
         let value = r[16] as i8;
         positions.push(edax::Position {
             player: u64_at(0).reverse_bits(),
