@@ -24,6 +24,7 @@ mod match_record;
 mod merge;
 mod nboard;
 mod openings;
+mod output_path;
 mod perft;
 mod play_match;
 mod query_filter;
@@ -138,7 +139,8 @@ enum Command {
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
-/// 2 bad input (arguments, move strings, positions).
+/// 2 bad input (arguments, move strings, positions), 75 an output file another process is
+/// writing, 130 interrupted.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -183,6 +185,8 @@ pub fn run() -> i32 {
             eprintln!("{msg}");
             if e.chain().any(|c| c.is::<interrupt::Interrupted>()) {
                 130
+            } else if output_path::in_use(&e) {
+                output_path::IN_USE
             } else if e.chain().any(|c| c.is::<BadInput>()) {
                 2
             } else {
