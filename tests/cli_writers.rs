@@ -322,3 +322,31 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
         "the lock file was not removed after the build"
     );
 }
+
+#[test]
+fn regression_games_find_could_export_over_its_own_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_fixtures(d, &["logistello.gam"]);
+    ok(
+        d,
+        &[
+            "build",
+            "logistello.gam",
+            "-o",
+            "a.book",
+            "--min-games",
+            "1",
+        ],
+    );
+    let a = std::fs::read(d.join("a.book")).unwrap();
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "games", "find", "--book", "a.book", "--to", "pgn", "-o", "./a.book",
+        ],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("would destroy the input"), "{err}");
+    assert_eq!(std::fs::read(d.join("a.book")).unwrap(), a);
+}

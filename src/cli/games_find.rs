@@ -68,6 +68,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.to == Some(Format::Wthor) {
         output.require_file("-o", WTHOR)?;
     }
+    if let Some(file) = output.file() {
+        let book = args
+            .book
+            .clone()
+            .unwrap_or_else(othbook::book::default_path);
+        super::common::distinct_files(&[book], &[file])?;
+    }
     let claimed = output.file().map(claim).transpose()?;
     let filter = args.filter.filter()?;
     let book = open_book(args.book.as_deref())?;

@@ -3,7 +3,7 @@
 use super::common::bad;
 use super::interrupt::{self, Interrupted};
 use super::match_record::{Pairing, Recorder};
-use super::output_path::{claim_file, Claimed, Output, REPORT};
+use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Color, Move, Position};
 use othbook::play::arena::{elo_interval, run_match, totals, MatchConfig, MatchGame, Termination};
@@ -91,6 +91,11 @@ fn after_help() -> String {
     s
 }
 
+/// The file of `--csv` or `--save`: standard output carries the report.
+fn file_of<'a>(output: Option<&'a Output>, option: &str) -> Result<Option<&'a std::path::Path>> {
+    output.map(|o| o.require_file(option, REPORT)).transpose()
+}
+
 fn spec(text: &str) -> Result<PlayerSpec> {
     text.parse().map_err(|e| bad(format!("{e}")))
 }
@@ -160,10 +165,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .filter(|o| o.as_str() != "xot")
         .map(PathBuf::from)
         .collect();
-    let csv = claim_file(args.csv.as_ref(), "--csv", REPORT)?;
-    let save = claim_file(args.save.as_ref(), "--save", REPORT)?;
-    let outputs: Vec<&std::path::Path> = csv.iter().chain(&save).map(Claimed::path).collect();
+    let csv = file_of(args.csv.as_ref(), "--csv")?;
+    let save = file_of(args.save.as_ref(), "--save")?;
+    let outputs: Vec<&std::path::Path> = csv.iter().chain(&save).copied().collect();
     super::common::distinct_files(&opening_file, &outputs)?;
+    let csv = csv.map(claim).transpose()?;
+    let save = save.map(claim).transpose()?;
     let time = match &args.time {
         Some(t) => Some(t.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => None,
