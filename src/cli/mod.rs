@@ -62,7 +62,14 @@ Examples:
   othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats
   othbook train ../shared/data/wthor/*.wtb --out my-eval.bin    fit pattern-evaluation weights
   othbook teach tournament --game robots --players greedy,alphabeta,mcts --limits 0.01,0.05
-                                       classic game-search players on other games too";
+                                       classic game-search players on other games too
+
+Outputs: `-o -` (and --out -, --csv -...) is standard output wherever a stream makes sense;
+a book, or a file rewritten while the command runs, must be a file. An output file is written
+whole or not at all, and locked while the command runs (a lock file .NAME.lock beside it).
+
+Exit codes: 0 success, 1 failure, 2 bad input, 75 an output file another othbook is writing,
+130 interrupted (Ctrl-C).";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
