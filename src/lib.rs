@@ -5,8 +5,8 @@
 //! `play` (players, matches), `games` (classic game-search players over any game), `learn`
 //! (searching book values), `report` (typed answers of the book queries), `engine` (search),
 //! `book` (opening book), `transcript` (game records), `openings` (named openings), `board`
-//! (bitboards, moves, symmetries, perft). `atomic_file`, `bounded_read` and `utc` serve them
-//! all.
+//! (bitboards, moves, symmetries, perft). `atomic_file`, `output_lock`, `bounded_read` and `utc`
+//! serve them all.
 
 pub mod atomic_file;
 pub mod board;
@@ -16,6 +16,7 @@ pub mod engine;
 pub mod games;
 pub mod learn;
 pub mod openings;
+pub mod output_lock;
 pub mod play;
 pub mod protocol;
 pub mod report;

@@ -3,6 +3,7 @@
 use super::common::bad;
 use super::interrupt::{self, Interrupted};
 use super::match_record::{Pairing, Recorder};
+use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Color, Move, Position};
 use othbook::play::arena::{elo_interval, run_match, totals, MatchConfig, MatchGame, Termination};
@@ -62,13 +63,14 @@ pub struct Args {
     /// code 1.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64(), allow_hyphen_values = true)]
     engine_timeout: f64,
-    /// Write one CSV line per game to this file (rewritten every 30 s while the match runs).
+    /// Write one CSV line per game to this file (rewritten every 30 s while the match runs;
+    /// not `-`: the report goes to standard output).
     #[arg(long)]
-    csv: Option<PathBuf>,
+    csv: Option<Output>,
     /// Save the games for `othbook build`: .gam, .ggf, .pgn or .txt (move strings), by
-    /// extension (rewritten every 30 s while the match runs).
+    /// extension (rewritten every 30 s while the match runs; not `-`).
     #[arg(long)]
-    save: Option<PathBuf>,
+    save: Option<Output>,
 }
 
 fn after_help() -> String {
@@ -82,9 +84,16 @@ fn after_help() -> String {
          othbook match --black engine:time=0.5 --white \"nboard:depth=16:./ntest x\" --openings xot --games 20\n  \
          othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv\n\n\
          Ctrl-C (or SIGTERM) starts no new game: the games under way are finished, the report covers \
-         the games played, --csv and --save keep them, and the exit code is 130.",
+         the games played, --csv and --save keep them, and the exit code is 130. While the match runs, \
+         --csv and --save are locked (a lock file .NAME.lock beside each): a second othbook writing \
+         one of them stops at once with exit code 75.",
     );
     s
+}
+
+/// The file of `--csv` or `--save`: standard output carries the report.
+fn file_of<'a>(output: Option<&'a Output>, option: &str) -> Result<Option<&'a std::path::Path>> {
+    output.map(|o| o.require_file(option, REPORT)).transpose()
 }
 
 fn spec(text: &str) -> Result<PlayerSpec> {
@@ -156,13 +165,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .filter(|o| o.as_str() != "xot")
         .map(PathBuf::from)
         .collect();
-    let outputs: Vec<&std::path::Path> = args
-        .csv
-        .iter()
-        .chain(&args.save)
-        .map(PathBuf::as_path)
-        .collect();
+    let csv = file_of(args.csv.as_ref(), "--csv")?;
+    let save = file_of(args.save.as_ref(), "--save")?;
+    let outputs: Vec<&std::path::Path> = csv.iter().chain(&save).copied().collect();
     super::common::distinct_files(&opening_file, &outputs)?;
+    let csv = csv.map(claim).transpose()?;
+    let save = save.map(claim).transpose()?;
     let time = match &args.time {
         Some(t) => Some(t.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => None,
@@ -174,11 +182,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(seed) = args.seed {
         shuffle(&mut openings, seed);
     }
-    let recorder = Recorder::new(
-        args.csv.as_deref(),
-        args.save.as_deref(),
-        !args.round_robin.is_empty(),
-    )?;
+    let recorder = Recorder::new(csv, save, !args.round_robin.is_empty())?;
     let stop = interrupt::install();
     if !args.round_robin.is_empty() {
         return round_robin(&args, openings, time, engine_timeout, &recorder, stop, out);
