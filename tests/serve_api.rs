@@ -394,3 +394,37 @@ fn a_forced_pass_is_said_and_put_back_into_the_line() {
         .iter()
         .any(|m| m == "h7"));
 }
+
+/// A copy of the project's book in `dir` with a flipped byte in its first data block (the
+/// position index): it opens lazily, its game table reads, and explore queries fail.
+fn damaged_book(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("damaged.book");
+    let mut bytes = std::fs::read(BOOK).unwrap();
+    let first = book().data_blocks().next().unwrap();
+    bytes[first.start] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn regression_a_500_answer_carried_the_books_absolute_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = damaged_book(dir.path());
+    let book = Book::open_lazy(&path).unwrap();
+    let options = ServeOptions::new(12, 2, 1000).unwrap();
+    let state = othbook::protocol::web::AppState::new(book, "damaged.book".into(), options);
+    let s = TestServer::start_state(state.unwrap());
+    let dir_text = dir.path().display().to_string();
+    for query in [
+        "/api/v1/explore?moves=f5",
+        "/api/v1/explore?moves=f5d6&player=Tamenori",
+    ] {
+        let v = s.error(query, 500);
+        let text = v["error"].as_str().unwrap();
+        assert!(!text.contains(&dir_text), "{query}: {v}");
+        assert!(!text.contains("checksum"), "{query}: {v}");
+        assert!(text.contains("damaged.book"), "{query}: {v}");
+    }
+    // The server keeps serving what does not need the damaged block.
+    s.json("/api/v1/info");
+}

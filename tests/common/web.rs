@@ -24,7 +24,12 @@ impl TestServer {
     /// Serves `BOOK` with `options` on 127.0.0.1 at a free port.
     pub fn start(options: ServeOptions) -> TestServer {
         let book = Book::open_lazy(BOOK).expect("books/wthor.book opens");
-        let state = Arc::new(AppState::new(book, "wthor.book".into(), options).unwrap());
+        TestServer::start_state(AppState::new(book, "wthor.book".into(), options).unwrap())
+    }
+
+    /// Serves `state` on 127.0.0.1 at a free port.
+    pub fn start_state(state: AppState) -> TestServer {
+        let state = Arc::new(state);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (ready_tx, ready) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {

@@ -8,7 +8,7 @@ use super::games;
 use super::params::{self, RawParams, Target};
 use super::AppState;
 use crate::board::format_moves;
-use crate::book::games::{GameSelection, PositionGames};
+use crate::book::games::{GameSelection, GameTableError, PositionGames};
 use crate::book::{BookError, GameTable};
 use crate::engine::{Engine, EngineOptions};
 use crate::review::{review_stoppable, Effort, ReviewError, ReviewInput, ReviewOptions};
@@ -53,17 +53,36 @@ pub enum ApiError {
     /// not cached.
     #[error("the client hung up: its search was stopped")]
     HungUp,
-    /// The book's data is damaged (500).
-    #[error(transparent)]
-    Book(#[from] BookError),
-    /// Something failed that the request did not cause (500).
-    #[error("internal error: {0}")]
+    /// The book's data is damaged (500). The client learns the book's file name only; the
+    /// detail (which may hold the server's paths) goes to the server's log.
+    #[error("the book {book} is damaged or unreadable: this query cannot be answered")]
+    Book { book: String, detail: BookError },
+    /// Something failed that the request did not cause (500). The detail goes to the
+    /// server's log, never to the client.
+    #[error("internal error: the server could not answer this request")]
     Internal(String),
 }
 
 impl ApiError {
     pub fn bad(param: &'static str, reason: String) -> ApiError {
         ApiError::BadParam { param, reason }
+    }
+
+    /// `e` from the book named `book` (its file name, as clients know it).
+    pub fn book(book: &str, detail: BookError) -> ApiError {
+        ApiError::Book {
+            book: book.to_string(),
+            detail,
+        }
+    }
+
+    /// Writes what the client is not told on stderr, the server's log.
+    fn log(&self) {
+        match self {
+            ApiError::Book { detail, .. } => eprintln!("othbook: serve: {detail}"),
+            ApiError::Internal(detail) => eprintln!("othbook: serve: internal error: {detail}"),
+            _ => {}
+        }
     }
 
     fn status(&self) -> StatusCode {
@@ -73,7 +92,7 @@ impl ApiError {
             ApiError::NoGameTable | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy | ApiError::HungUp => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Book(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Book { .. } | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -88,6 +107,7 @@ struct ErrorBody<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        self.log();
         let status = self.status();
         let param = match &self {
             ApiError::BadParam { param, .. } => Some(*param),
@@ -196,6 +216,15 @@ fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
         .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
+/// A damaged game table, as the client may see it.
+fn table_error(s: &AppState, source: GameTableError) -> ApiError {
+    let detail = BookError::GameTable {
+        path: s.book_name.clone(),
+        source,
+    };
+    ApiError::book(&s.book_name, detail)
+}
+
 fn game_table(s: &AppState) -> Result<&GameTable, ApiError> {
     s.games.as_ref().ok_or(ApiError::NoGameTable)
 }
@@ -290,7 +319,8 @@ pub async fn explore(
             scores.as_ref(),
             depth.is_some(),
             filtered.as_ref(),
-        )?;
+        )
+        .map_err(|e| ApiError::book(&st.book_name, e))?;
         to_json(&answer)
     })
     .await?;
@@ -309,10 +339,7 @@ fn filtered(s: &AppState, t: &Target, sel: &GameSelection) -> Result<PositionGam
             Some(sel),
             u64::from(info.options.min_games),
         )
-        .map_err(|source| BookError::GameTable {
-            path: s.book_name.clone(),
-            source,
-        })?;
+        .map_err(|source| table_error(s, source))?;
     Ok(found)
 }
 
@@ -348,10 +375,7 @@ pub async fn games(
         let table = game_table(&st)?;
         let found = table
             .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
-            .map_err(|source| BookError::GameTable {
-                path: st.book_name.clone(),
-                source,
-            })?;
+            .map_err(|source| table_error(&st, source))?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),
