@@ -64,7 +64,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let url = format!("http://{}/", listener.local_addr()?);
+        let local = listener.local_addr()?;
+        if let Some(warning) = web::network_warning(&local) {
+            eprintln!("{warning}");
+        }
+        let url = format!("http://{local}/");
         writeln!(
             out,
             "othbook: exploring {} at {url} (Ctrl-C stops)",

@@ -159,13 +159,33 @@ fn json_bytes(bytes: Arc<[u8]>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], bytes.to_vec()).into_response()
 }
 
-/// Runs `work` on the blocking pool; its panic becomes a 500 for this request.
+/// Runs `work` on the blocking pool, never on the threads that answer every request, with
+/// a slot of the server's work limit (waited for at most the queue wait, then 503): no
+/// number of slow requests can take more threads than that. The slot goes with the work,
+/// so that a client that hangs up does not free it before the work is done. A panic in the
+/// work becomes a 500 for this request.
 async fn blocking<T: Send + 'static>(
+    s: &AppState,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
+    let slot = tokio::time::timeout(s.options.queue_wait, s.work.clone().acquire_owned())
         .await
-        .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
+        .map_err(|_| ApiError::Busy)?
+        .map_err(|_| ApiError::Busy)?;
+    tokio::task::spawn_blocking(move || {
+        let answer = work();
+        drop(slot);
+        answer
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
+}
+
+/// The query parameters, parsed and their lengths checked.
+fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawParams, ApiError> {
+    let Query(p) = q?;
+    p.check_lengths()?;
+    Ok(p)
 }
 
 /// The stop flag of a request's search, set when the request's future is dropped: hyper
@@ -277,7 +297,7 @@ pub async fn explore(
     State(s): Shared,
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(p) = q?;
+    let p = query(q)?;
     let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
     let depth = params::depth(p.depth, s.options.max_depth)?;
     let filter = params::filter(&p)?;
@@ -289,10 +309,9 @@ pub async fn explore(
     if let Some(hit) = s.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    let selection = match &filter {
-        Some(f) => Some(params::selection(f, game_table(&s)?)?),
-        None => None,
-    };
+    if filter.is_some() {
+        game_table(&s)?;
+    }
     let permit = match depth {
         Some(_) => Some(search_slot(&s).await?),
         None => None,
@@ -301,7 +320,7 @@ pub async fn explore(
     let hang_up = StopOnHangUp::new();
     let stop = hang_up.flag();
     let st = s.clone();
-    let bytes = blocking(move || {
+    let bytes = blocking(&s, move || {
         let scores = match depth {
             Some(d) => explore::search(&t.pos, d, st.options.hash_mb, &stop)
                 .map_err(|e| ApiError::Internal(e.to_string()))?,
@@ -309,8 +328,8 @@ pub async fn explore(
         };
         drop(permit);
         not_stopped(&stop)?;
-        let filtered = match &selection {
-            Some(sel) => Some(filtered(&st, &t, sel)?),
+        let filtered = match &filter {
+            Some(f) => Some(filtered(&st, &t, &params::selection(f, game_table(&st)?)?)?),
             None => None,
         };
         let answer = explore::answer(
@@ -347,7 +366,7 @@ pub async fn games(
     State(s): Shared,
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(p) = q?;
+    let p = query(q)?;
     let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
     if p.depth.is_some() {
         return Err(ApiError::bad(
@@ -365,14 +384,14 @@ pub async fn games(
     if let Some(hit) = s.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    let table_ok = game_table(&s)?;
-    let selection = match &filter {
-        Some(f) => Some(params::selection(f, table_ok)?),
-        None => None,
-    };
+    game_table(&s)?;
     let st = s.clone();
-    let bytes = blocking(move || {
+    let bytes = blocking(&s, move || {
         let table = game_table(&st)?;
+        let selection = match &filter {
+            Some(f) => Some(params::selection(f, table)?),
+            None => None,
+        };
         let found = table
             .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
             .map_err(|source| table_error(&st, source))?;
@@ -408,7 +427,7 @@ pub async fn review_get(
     State(s): Shared,
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(p) = q?;
+    let p = query(q)?;
     let moves = p
         .moves
         .ok_or_else(|| ApiError::bad("moves", "give the game's moves".into()))?;
@@ -453,7 +472,7 @@ async fn reviewed(
     let hang_up = StopOnHangUp::new();
     let stop = hang_up.flag();
     let st = s.clone();
-    let bytes = blocking(move || {
+    let bytes = blocking(&s, move || {
         let engine = Engine::try_new(EngineOptions {
             threads: 1,
             hash_mb: st.options.hash_mb,

@@ -112,8 +112,13 @@ pub struct AppState {
     games: Option<GameTable>,
     options: ServeOptions,
     searches: Arc<Semaphore>,
+    /// Slots of work on the blocking pool (book queries and searches alike).
+    work: Arc<Semaphore>,
     cache: Cache,
 }
+
+/// Book queries on the blocking pool at once, beside the searches: more wait for a slot.
+const QUERY_THREADS: usize = 8;
 
 impl AppState {
     /// The state for `book`, named `book_name` to clients; reads its game table once.
@@ -128,10 +133,31 @@ impl AppState {
             book_name,
             games,
             searches: Arc::new(Semaphore::new(options.max_searches)),
+            work: Arc::new(Semaphore::new(options.max_searches + QUERY_THREADS)),
             cache: Cache::new(options.cache_entries),
             options,
         })
     }
+}
+
+/// The warning `serve` prints when it listens on `addr` and `addr` is not a loopback
+/// address: other machines can then reach the explorer, which has no authentication.
+#[must_use]
+pub fn network_warning(addr: &std::net::SocketAddr) -> Option<String> {
+    let ip = addr.ip().to_canonical();
+    if ip.is_loopback() {
+        return None;
+    }
+    let reach = if ip.is_unspecified() {
+        "every network this machine is on"
+    } else {
+        "the network"
+    };
+    Some(format!(
+        "othbook: warning: listening on {addr}: the explorer is open to {reach}, with no \
+         authentication (anyone who reaches it can query the book and run searches); \
+         --addr 127.0.0.1:PORT keeps it on this machine"
+    ))
 }
 
 /// The whole application: the page, its assets and the API.
@@ -163,4 +189,30 @@ pub async fn serve(
     axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_addresses_listen_without_a_warning() {
+        for quiet in [
+            "127.0.0.1:8080",
+            "127.1.2.3:80",
+            "[::1]:8080",
+            "[::ffff:127.0.0.1]:80",
+        ] {
+            assert_eq!(network_warning(&quiet.parse().unwrap()), None, "{quiet}");
+        }
+        for open in [
+            "0.0.0.0:8080",
+            "[::]:8080",
+            "192.168.1.5:80",
+            "[2001:db8::1]:80",
+        ] {
+            let w = network_warning(&open.parse().unwrap()).unwrap_or_default();
+            assert!(w.contains("open to"), "{open}: {w}");
+        }
+    }
 }
