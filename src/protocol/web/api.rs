@@ -434,10 +434,24 @@ pub async fn review_get(
     reviewed(s, moves, p.position, p.depth).await
 }
 
+/// Longest time a request's body may take to arrive (a client sending it a byte at a time
+/// holds a connection): 408 after it.
+const BODY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub async fn review_post(
     State(s): Shared,
-    body: Result<Json<ReviewBody>, JsonRejection>,
+    request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
+    use axum::extract::FromRequest;
+    let body = tokio::time::timeout(BODY_WAIT, Json::<ReviewBody>::from_request(request, &()))
+        .await
+        .map_err(|_| ApiError::Rejected {
+            status: StatusCode::REQUEST_TIMEOUT,
+            reason: format!(
+                "the request's body did not arrive within {} s",
+                BODY_WAIT.as_secs()
+            ),
+        })?;
     let Json(b) = body?;
     reviewed(s, b.moves, b.position, b.depth).await
 }

@@ -8,11 +8,13 @@
 mod api;
 mod assets;
 mod cache;
+mod conn;
 mod explore;
 mod games;
 mod params;
 
 pub use api::ApiError;
+pub use conn::HEAD_TIMEOUT;
 
 use crate::book::{Book, GameTable};
 use axum::extract::DefaultBodyLimit;
@@ -43,7 +45,12 @@ pub struct ServeOptions {
     cache_entries: usize,
     /// Transposition table of each search, in MB.
     hash_mb: usize,
+    /// Connections open at once; more get 503.
+    max_connections: usize,
 }
+
+/// Connections open at once unless [`ServeOptions::with_max_connections`] says otherwise.
+pub const MAX_CONNECTIONS: usize = 1024;
 
 /// A limit out of range in [`ServeOptions::new`].
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -79,6 +86,7 @@ impl ServeOptions {
             queue_wait: Duration::from_secs(20),
             cache_entries,
             hash_mb: 16,
+            max_connections: MAX_CONNECTIONS,
         })
     }
 
@@ -86,6 +94,15 @@ impl ServeOptions {
     #[must_use]
     pub fn with_queue_wait(self, queue_wait: Duration) -> ServeOptions {
         ServeOptions { queue_wait, ..self }
+    }
+
+    /// The same options with another cap on open connections (at least 1).
+    #[must_use]
+    pub fn with_max_connections(self, max_connections: usize) -> ServeOptions {
+        ServeOptions {
+            max_connections: max_connections.max(1),
+            ..self
+        }
     }
 
     /// The deepest search a request may ask for.
@@ -175,6 +192,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/style.css", get(assets::style))
         .nest("/api/v1", api)
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
 }
@@ -186,9 +204,8 @@ pub async fn serve(
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let max_connections = state.options.max_connections;
+    conn::serve(listener, router(state), max_connections, shutdown).await
 }
 
 #[cfg(test)]
