@@ -357,9 +357,21 @@ fn serve_process(
     std::net::SocketAddr,
     std::io::BufReader<std::process::ChildStdout>,
 ) {
+    serve_book_process(BOOK, listen)
+}
+
+/// [`serve_process`] with the book `book`.
+fn serve_book_process(
+    book: &str,
+    listen: &str,
+) -> (
+    std::process::Child,
+    std::net::SocketAddr,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
     use std::io::BufRead;
     let mut child = common::othbook_process()
-        .args(["serve", "--book", BOOK, "--addr", listen])
+        .args(["serve", "--book", book, "--addr", listen])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -507,4 +519,35 @@ fn regression_a_500_answer_carried_the_books_absolute_path() {
     }
     // The server keeps serving what does not need the damaged block.
     s.json("/api/v1/info");
+}
+
+#[test]
+fn regression_a_book_overwritten_in_place_made_serve_answer_wrong_data_then_die() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("served.book");
+    std::fs::copy(BOOK, &path).unwrap();
+    let (child, addr, out) = serve_book_process(path.to_str().unwrap(), "127.0.0.1:0");
+    let lines = [
+        "f5d6c3",
+        "f5f6e6f4",
+        "d3c5f6f5e6e3",
+        "c4e3f6e6f5",
+        "f5d6c4d3c3",
+    ];
+    let ask = |line: &str| request(addr, "GET", &format!("/api/v1/explore?moves={line}"), None);
+    let first = ask(lines[0]);
+    assert_eq!(first.0, 200, "{}", first.1);
+    // Rewritten in place as `cp` or a plain write does: opened for writing, cut short, then
+    // written. The file is now a few bytes of something else.
+    std::fs::write(&path, b"not a book any more").unwrap();
+    let b = book();
+    for line in lines {
+        let (status, body) = ask(line);
+        assert_eq!(status, 200, "{line}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let stats = b.try_probe(&after(line).board).unwrap().unwrap();
+        assert_eq!(v["games"].as_u64(), Some(stats.games()), "{line}");
+    }
+    let (_, err) = interrupt(child, out);
+    assert!(!err.contains("panicked"), "{err}");
 }
