@@ -614,3 +614,26 @@ fn bench_move_choice_scores_a_solving_depth_as_perfect() {
         "--choice-empties",
     );
 }
+
+/// Regression: `bench` looked for its FFO file relative to the current folder only, so run
+/// anywhere but beside the shared data (here a temporary folder) it failed. Now the source
+/// tree's file is found too (here it has no line 60: read, nothing searched), and
+/// `OTHBOOK_FFO` names another.
+#[test]
+fn regression_bench_found_its_ffo_file_only_beside_the_current_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (code, out, err) = common::run_in(dir.path(), &["bench", "--ffo-range", "60"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("ffo.obf: has no line 60"), "{err}");
+    assert!(out.is_empty(), "{out}");
+    let mine = dir.path().join("mine.obf");
+    let out = othbook()
+        .current_dir(dir.path())
+        .env("OTHBOOK_FFO", &mine)
+        .arg("bench")
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("mine.obf"), "{err}");
+}
