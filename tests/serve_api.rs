@@ -213,8 +213,8 @@ fn evaluations_score_every_legal_move_and_repeat_from_the_cache() {
 
 #[test]
 fn searches_beyond_the_limit_wait_then_get_503() {
-    // The long search must outlast the 300 ms below: depth 12 took under that once the
-    // midgame search had ProbCut, so it goes to 16.
+    // The long search must outlast the requests below, made once it runs: depth 12 took
+    // under 300 ms once the midgame search had ProbCut, so it goes to 16.
     let s = TestServer::start(
         ServeOptions::new(16, 1, 100)
             .unwrap()
@@ -230,7 +230,10 @@ fn searches_beyond_the_limit_wait_then_get_503() {
         )
         .0
     });
-    std::thread::sleep(Duration::from_millis(300));
+    // Once it has its slot, however long a loaded machine takes to get it there.
+    wait_until(common::HANG, "the long search takes the slot", || {
+        s.json("/api/v1/info")["searches_running"].as_u64() == Some(1)
+    });
     let v = s.error("/api/v1/explore?moves=f5f6e6f4&depth=12", 503);
     assert!(v["error"].as_str().unwrap().contains("busy"));
     // Book queries are not held up by the search.
@@ -260,7 +263,7 @@ fn regression_a_search_ran_on_after_its_client_hung_up() {
         ),
         ("POST", "/api/v1/review", Some(review), "f5f6e6"),
     ];
-    let limit = Duration::from_secs(20);
+    let limit = common::HANG;
     for (method, path, body, next) in long {
         let client = send_only(s.addr, method, path, body);
         wait_until(limit, "the long search takes the slot", || running() == 1);

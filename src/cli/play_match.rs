@@ -6,6 +6,7 @@ use super::match_record::{Pairing, Recorder};
 use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Color, Move, Position};
+use othbook::data_file::DataFile;
 use othbook::play::arena::{elo_interval, run_match, totals, MatchConfig, MatchGame, Termination};
 use othbook::play::clock::TimeControl;
 use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
@@ -16,11 +17,19 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Where `--openings xot` looks for the XOT list.
-const XOT_PATHS: &[&str] = &[
-    "../shared/data/xot/openingslarge.txt",
-    "xot/openingslarge.txt",
-];
+/// The XOT list `--openings xot` plays, and where it is looked for: `$OTHBOOK_XOT`, the
+/// current folder's `../shared/data/xot/` (a clone beside the shared data) and `xot/`, the
+/// user's data folder, and the source tree's `../shared/data/xot/`.
+const XOT: DataFile = DataFile {
+    what: "the XOT list",
+    env: "OTHBOOK_XOT",
+    here: &[
+        "../shared/data/xot/openingslarge.txt",
+        "xot/openingslarge.txt",
+    ],
+    data_name: "othbook/xot/openingslarge.txt",
+    in_source: "../shared/data/xot/openingslarge.txt",
+};
 
 /// Arguments of `othbook match`.
 #[derive(clap::Args, Debug)]
@@ -41,8 +50,10 @@ pub struct Args {
     /// Number of games (per pair and limit in a round robin).
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Openings: a file with one move string per line, or `xot` for the XOT list.
-    /// Each opening is played twice with colours swapped.
+    /// Openings: a file with one move string per line, or `xot` for the XOT list
+    /// ($OTHBOOK_XOT, else ../shared/data/xot/openingslarge.txt or xot/openingslarge.txt here,
+    /// in the data folder or beside the source tree). Each opening is played twice with
+    /// colours swapped.
     #[arg(long)]
     openings: Option<String>,
     /// Shuffle the openings with this seed (default: file order).
@@ -102,16 +113,11 @@ fn spec(text: &str) -> Result<PlayerSpec> {
 
 fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
     let path: PathBuf = if arg == "xot" {
-        XOT_PATHS
-            .iter()
-            .map(PathBuf::from)
-            .find(|p| p.exists())
-            .ok_or_else(|| {
-                bad(format!(
-                    "--openings xot: the XOT list was not found (looked in {})",
-                    XOT_PATHS.join(", ")
-                ))
-            })?
+        XOT.find().map_err(|e| {
+            bad(format!(
+                "--openings xot: {e}, or give a file: --openings FILE"
+            ))
+        })?
     } else {
         PathBuf::from(arg)
     };
@@ -445,4 +451,58 @@ fn round_robin(
     recorder.finish()?;
     stopped(out, stop, recorder, total, pairings * args.games)?;
     clean(out, failed, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othbook::data_file::LookupEnv;
+    use std::path::Path;
+
+    #[test]
+    fn xot_is_the_variable_then_beside_here_then_the_data_folder_then_the_source_tree() {
+        let env = LookupEnv {
+            named: None,
+            xdg_data: None,
+            home: Some("/h".into()),
+        };
+        assert_eq!(
+            XOT.places(&env),
+            [
+                Path::new("../shared/data/xot/openingslarge.txt").to_path_buf(),
+                Path::new("xot/openingslarge.txt").to_path_buf(),
+                Path::new("/h/.local/share/othbook/xot/openingslarge.txt").to_path_buf(),
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/xot/openingslarge.txt"),
+            ]
+        );
+        let named = LookupEnv {
+            named: Some("/x.txt".into()),
+            ..env
+        };
+        assert_eq!(XOT.find_in(&named, &|_| true), Ok(PathBuf::from("/x.txt")));
+    }
+
+    /// Run anywhere, a clone finds the list beside its source tree; found nowhere, the error
+    /// names every place and the variable.
+    #[test]
+    fn xot_is_found_beside_the_source_tree_and_else_every_place_is_named() {
+        let env = LookupEnv::default();
+        let only_source = |p: &Path| p.is_absolute();
+        let found = XOT
+            .find_in(&env, &only_source)
+            .expect("the source tree's list");
+        assert!(
+            found.starts_with(env!("CARGO_MANIFEST_DIR")),
+            "{}",
+            found.display()
+        );
+        let nowhere = XOT.find_in(&env, &|_| false).unwrap_err().to_string();
+        for place in [
+            "../shared/data/xot/openingslarge.txt",
+            "xot/openingslarge.txt",
+            "OTHBOOK_XOT",
+        ] {
+            assert!(nowhere.contains(place), "{nowhere}");
+        }
+    }
 }

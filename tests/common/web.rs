@@ -51,9 +51,7 @@ impl TestServer {
             // when the server is dropped: the runtime waits for it a while, then leaves it.
             rt.shutdown_timeout(Duration::from_secs(5));
         });
-        let addr = ready
-            .recv_timeout(Duration::from_secs(10))
-            .expect("server starts");
+        let addr = ready.recv_timeout(super::HANG).expect("server starts");
         TestServer {
             addr,
             stop: Some(stop),
