@@ -119,16 +119,20 @@ fn link_unnamed(file: &File, dir: &Path, target: &str) -> io::Result<PathBuf> {
     }
 }
 
-/// Writes `path` through `fill` into a temporary file in the same folder, then renames it
-/// over `path`. On any error the temporary file is removed and `path` is as it was.
-pub fn replace<T>(
+/// The name of the file `path` names, for its temporaries (`output` when it has none).
+fn target_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Writes a complete temporary file for `path` through `fill`, in the same folder, flushed to
+/// the disk and named `.{name}.{random}.tmp`. On any error nothing is left.
+fn write_temporary<T>(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> io::Result<T>,
-) -> io::Result<T> {
+) -> io::Result<(T, PathBuf)> {
     let dir = folder_of(path);
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let name = target_name(path);
     #[cfg(target_os = "linux")]
     let unnamed = create_unnamed(&dir).map(|f| (f, Temporary::Unnamed));
     #[cfg(not(target_os = "linux"))]
@@ -151,22 +155,124 @@ pub fn replace<T>(
         if named.is_none() {
             named = Some(link_unnamed(out.get_ref(), &dir, &name)?);
         }
-        drop(out);
-        if let Some(tmp) = &named {
-            std::fs::rename(tmp, path)?;
-        }
-        // Make the rename itself durable where the platform allows opening a folder.
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
-        }
         Ok(value)
     })();
+    match (result, named) {
+        (Ok(value), Some(tmp)) => Ok((value, tmp)),
+        (Ok(_), None) => Err(io::Error::other("the temporary file got no name")),
+        (Err(e), named) => {
+            if let Some(tmp) = named {
+                let _ = std::fs::remove_file(tmp);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Makes renames in `dir` durable where the platform allows opening a folder.
+fn sync_folder(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Writes `path` through `fill` into a temporary file in the same folder, then renames it
+/// over `path`. On any error the temporary file is removed and `path` is as it was.
+pub fn replace<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> io::Result<T>,
+) -> io::Result<T> {
+    let (value, tmp) = write_temporary(path, fill)?;
+    if let Err(e) = std::fs::rename(&tmp, path) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    sync_folder(&folder_of(path));
+    Ok(value)
+}
+
+/// A file of [`replace_all`] whose new contents are complete in a temporary file.
+struct Staged<'a> {
+    target: &'a Path,
+    tmp: PathBuf,
+    /// A second name for the file being replaced, to put it back if a later rename fails.
+    backup: Option<PathBuf>,
+    /// Whether the target existed before.
+    existed: bool,
+    renamed: bool,
+}
+
+/// Replaces several files as one: every new file is written completely to a temporary first,
+/// and only then are they renamed over their targets. An error while writing (a full disk)
+/// leaves every target as it was and no temporary; a rename that fails part way puts back
+/// the files already replaced (from a hard link made to each before: on a file system
+/// without hard links, one already replaced stays new).
+pub fn replace_all(files: &[(&Path, &[u8])]) -> io::Result<()> {
+    let mut staged: Vec<Staged> = Vec::with_capacity(files.len());
+    let written = files.iter().try_for_each(|(path, bytes)| {
+        let ((), tmp) = write_temporary(path, |w| w.write_all(bytes))?;
+        staged.push(Staged {
+            target: path,
+            tmp,
+            backup: None,
+            existed: false,
+            renamed: false,
+        });
+        Ok(())
+    });
+    let result = written.and_then(|()| commit(&mut staged));
     if result.is_err() {
-        if let Some(tmp) = named {
-            let _ = std::fs::remove_file(tmp);
+        roll_back(&staged);
+    }
+    for s in &staged {
+        if let Some(b) = &s.backup {
+            let _ = std::fs::remove_file(b);
         }
     }
     result
+}
+
+/// Renames the staged files over their targets, each existing target first given a backup
+/// name.
+fn commit(staged: &mut [Staged]) -> io::Result<()> {
+    for s in staged.iter_mut() {
+        s.existed = s.target.exists();
+        if s.existed {
+            let dir = folder_of(s.target);
+            let backup = random_name(&dir, &target_name(s.target));
+            if std::fs::hard_link(s.target, &backup).is_ok() {
+                s.backup = Some(backup);
+            }
+        }
+    }
+    for s in staged.iter_mut() {
+        std::fs::rename(&s.tmp, s.target)?;
+        s.renamed = true;
+    }
+    for s in staged.iter() {
+        sync_folder(&folder_of(s.target));
+    }
+    Ok(())
+}
+
+/// Undoes a failed [`replace_all`]: temporaries removed, replaced targets put back (or
+/// removed when there was none before).
+fn roll_back(staged: &[Staged]) {
+    for s in staged {
+        if !s.renamed {
+            let _ = std::fs::remove_file(&s.tmp);
+            continue;
+        }
+        match &s.backup {
+            Some(b) => {
+                let _ = std::fs::rename(b, s.target);
+            }
+            None if !s.existed => {
+                let _ = std::fs::remove_file(s.target);
+            }
+            None => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +295,40 @@ mod tests {
         replace(&path, |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn replace_all_writes_every_file_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&a, "old a").unwrap();
+        replace_all(&[(&a, b"new a"), (&b, b"new b")]).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "new b");
+        assert_eq!(listing(dir.path()), ["a", "b"]);
+    }
+
+    #[test]
+    fn replace_all_puts_back_what_it_replaced_when_a_rename_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        // A non-empty folder cannot be replaced by a file: the last rename fails.
+        let folder = dir.path().join("c");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("inside"), "x").unwrap();
+        std::fs::write(&a, "old a").unwrap();
+        replace_all(&[(&a, b"new a"), (&b, b"new b"), (&folder, b"new c")]).unwrap_err();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        assert_eq!(listing(dir.path()), ["a", "c"]);
     }
 
     #[test]

@@ -213,11 +213,7 @@ fn regression_dev_zero_as_game_input_was_read_forever() {
         &["games", "stats", "/dev/zero"][..],
         &["build", "/dev/zero", "-o", "/tmp/never.book"][..],
     ] {
-        let out = othbook()
-            .args(args)
-            .timeout(std::time::Duration::from_secs(20))
-            .output()
-            .unwrap();
+        let out = othbook().args(args).timeout(common::HANG).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("/dev/zero: is a device"), "{err}");

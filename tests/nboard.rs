@@ -1,5 +1,7 @@
 //! Scripted NBoard sessions against `othbook nboard`.
 
+mod common;
+
 use assert_cmd::Command;
 use othbook::board::{parse_moves, Position, Square};
 use othbook::engine::{Engine, EngineOptions, Limits};
@@ -274,7 +276,7 @@ impl Drop for Live {
 #[test]
 fn regression_ping_during_a_search_was_answered_only_after_it() {
     let started = Instant::now();
-    let limit = Duration::from_secs(10);
+    let limit = common::HANG;
     let mut e = Live::start();
     e.send(&format!(
         "nboard 2\n{}hint 1\n",

@@ -5,7 +5,6 @@
 mod common;
 use common::run_within;
 use std::path::Path;
-use std::time::Duration;
 
 /// A mock NBoard engine, run as `python3 MOCK MODE LOG [OTHBOOK]`:
 /// `proxy` runs `OTHBOOK nboard --no-book`, passes every line both ways and logs each input
@@ -60,20 +59,22 @@ for line in sys.stdin:
         break
 "#;
 
-/// Writes [`MOCK`] into `dir` and returns the player spec running it in `mode` with `options`.
-fn mock(dir: &Path, options: &str, mode: &str) -> (String, std::path::PathBuf) {
+/// Writes [`MOCK`] into `dir` and returns the player spec running it in `mode` with `options`
+/// and its log; `None` (the test skipped) without `python3`.
+fn mock(dir: &Path, options: &str, mode: &str) -> Option<(String, std::path::PathBuf)> {
+    common::tool("python3", "python3")?;
     let script = dir.join("mock_nboard.py");
     std::fs::write(&script, MOCK).unwrap();
     let log = dir.join(format!("{mode}.log"));
     let me = env!("CARGO_BIN_EXE_othbook");
-    (
+    Some((
         format!(
             "nboard:{options}python3 {} {mode} {} {me}",
             script.display(),
             log.display()
         ),
         log,
-    )
+    ))
 }
 
 #[test]
@@ -95,7 +96,7 @@ fn engine_plays_othbook_nboard_over_pipes() {
             "--csv",
             csv.to_str().unwrap(),
         ],
-        Duration::from_secs(60),
+        common::HANG,
     );
     assert_eq!(code, Some(0), "{out}{err}");
     let rows = std::fs::read_to_string(&csv).unwrap();
@@ -118,13 +119,15 @@ fn engine_plays_othbook_nboard_over_pipes() {
 fn client_speaks_nboard_as_engines_expect() {
     let dir = tempfile::tempdir().unwrap();
     for (options, clock) in [("depth=3:", false), ("depth=3,time=0.05:", true)] {
-        let (spec, log) = mock(dir.path(), options, "proxy");
+        let Some((spec, log)) = mock(dir.path(), options, "proxy") else {
+            return;
+        };
         let _ = std::fs::remove_file(&log);
         let (code, out, err) = run_within(
             &[
                 "match", "--black", &spec, "--white", "simple", "--games", "2", "--swap",
             ],
-            Duration::from_secs(60),
+            common::HANG,
         );
         assert_eq!(code, Some(0), "{out}{err}");
         let sent = std::fs::read_to_string(&log).unwrap();
@@ -154,12 +157,14 @@ fn client_speaks_nboard_as_engines_expect() {
 #[test]
 fn an_engine_that_exits_at_once_is_reported_with_its_stderr() {
     let dir = tempfile::tempdir().unwrap();
-    let (spec, _) = mock(dir.path(), "", "exit");
+    let Some((spec, _)) = mock(dir.path(), "", "exit") else {
+        return;
+    };
     let (code, out, err) = run_within(
         &[
             "match", "--black", &spec, "--white", "random", "--games", "1",
         ],
-        Duration::from_secs(20),
+        common::HANG,
     );
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(err.contains("mock_nboard.py exit"), "{err}");
@@ -173,7 +178,9 @@ fn an_engine_that_exits_at_once_is_reported_with_its_stderr() {
 #[test]
 fn an_engine_that_never_answers_times_out() {
     let dir = tempfile::tempdir().unwrap();
-    let (spec, _) = mock(dir.path(), "", "silent");
+    let Some((spec, _)) = mock(dir.path(), "", "silent") else {
+        return;
+    };
     let (code, out, err) = run_within(
         &[
             "match",
@@ -181,25 +188,28 @@ fn an_engine_that_never_answers_times_out() {
             &spec,
             "--white",
             "random",
+            // Long enough for Python to start and say its name on a loaded machine.
             "--engine-timeout",
-            "1",
+            "5",
         ],
-        Duration::from_secs(20),
+        common::HANG,
     );
     assert_eq!(code, Some(1), "{out}{err}");
-    assert!(err.contains(r#"no answer to "ping 1" within 1s"#), "{err}");
+    assert!(err.contains(r#"no answer to "ping 1" within 5s"#), "{err}");
     assert!(
         err.contains(r#"last stdout: "Mock engine 1.0, all rights reserved""#),
         "{err}"
     );
     // Start-up went well, then `go` was never answered: with a clock, the game is lost on
     // time and the match goes on instead of waiting for ever; the hung engine is restarted.
-    let (spec, _) = mock(dir.path(), "", "hang-go");
+    let Some((spec, _)) = mock(dir.path(), "", "hang-go") else {
+        return;
+    };
     let (code, out, err) = run_within(
         &[
             "match", "--black", &spec, "--white", "random", "--games", "2", "--time", "1 1 1",
         ],
-        Duration::from_secs(30),
+        common::HANG,
     );
     assert_eq!(code, Some(0), "{out}{err}");
     assert_eq!(out.matches("black lost on time").count(), 2, "{out}");
@@ -208,12 +218,14 @@ fn an_engine_that_never_answers_times_out() {
 #[test]
 fn an_engine_that_answers_an_illegal_move_forfeits() {
     let dir = tempfile::tempdir().unwrap();
-    let (spec, _) = mock(dir.path(), "depth=5:", "illegal");
+    let Some((spec, _)) = mock(dir.path(), "depth=5:", "illegal") else {
+        return;
+    };
     let (code, out, err) = run_within(
         &[
             "match", "--black", &spec, "--white", "random", "--games", "1",
         ],
-        Duration::from_secs(20),
+        common::HANG,
     );
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("black played an illegal move a1"), "{out}");

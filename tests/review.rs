@@ -214,8 +214,17 @@ fn a_time_limited_review_scores_the_played_move_at_the_depth_reached() {
     assert_eq!(r.settings.time, Some(0.02));
     for row in &r.moves {
         let v = row.verdict.as_ref().unwrap();
-        assert!(v.depth >= 1 && v.loss.0 >= 0, "{v:?}");
+        assert!(v.loss.0 >= 0, "{v:?}");
     }
+    // 20 ms finish the first iterations, but a loaded machine may give a search no time at
+    // all (depth 0: the evaluation): some of the eight moves must be searched.
+    assert!(
+        r.moves
+            .iter()
+            .any(|row| row.verdict.as_ref().unwrap().depth >= 1),
+        "{:?}",
+        r.moves
+    );
 }
 
 #[test]

@@ -102,6 +102,11 @@ fn info_describes_the_book_and_the_limits() {
     assert_eq!(v["searches_running"].as_u64(), Some(0));
 }
 
+/// A games query with a 1,000-character `param`.
+fn long_text(param: &str) -> String {
+    format!("/api/v1/games?moves=f5&{param}={}", "y".repeat(1000))
+}
+
 #[test]
 fn bad_requests_get_json_errors_and_the_server_keeps_serving() {
     let s = server();
@@ -127,6 +132,11 @@ fn bad_requests_get_json_errors_and_the_server_keeps_serving() {
         ("/api/v1/review", 400, Some("moves")),
         ("/api/v1/review?moves=", 400, Some("moves")),
         ("/api/v1/nothing", 404, None),
+        (&long_text("position"), 400, Some("position")),
+        (&long_text("player"), 400, Some("player")),
+        (&long_text("event"), 400, Some("event")),
+        (&long_text("years"), 400, Some("years")),
+        (&long_text("color"), 400, Some("color")),
         ("/nothing", 404, None),
     ];
     for (path, status, param) in cases {
@@ -203,8 +213,8 @@ fn evaluations_score_every_legal_move_and_repeat_from_the_cache() {
 
 #[test]
 fn searches_beyond_the_limit_wait_then_get_503() {
-    // The long search must outlast the 300 ms below: depth 12 took under that once the
-    // midgame search had ProbCut, so it goes to 16.
+    // The long search must outlast the requests below, made once it runs: depth 12 took
+    // under 300 ms once the midgame search had ProbCut, so it goes to 16.
     let s = TestServer::start(
         ServeOptions::new(16, 1, 100)
             .unwrap()
@@ -220,7 +230,10 @@ fn searches_beyond_the_limit_wait_then_get_503() {
         )
         .0
     });
-    std::thread::sleep(Duration::from_millis(300));
+    // Once it has its slot, however long a loaded machine takes to get it there.
+    wait_until(common::HANG, "the long search takes the slot", || {
+        s.json("/api/v1/info")["searches_running"].as_u64() == Some(1)
+    });
     let v = s.error("/api/v1/explore?moves=f5f6e6f4&depth=12", 503);
     assert!(v["error"].as_str().unwrap().contains("busy"));
     // Book queries are not held up by the search.
@@ -250,7 +263,7 @@ fn regression_a_search_ran_on_after_its_client_hung_up() {
         ),
         ("POST", "/api/v1/review", Some(review), "f5f6e6"),
     ];
-    let limit = Duration::from_secs(20);
+    let limit = common::HANG;
     for (method, path, body, next) in long {
         let client = send_only(s.addr, method, path, body);
         wait_until(limit, "the long search takes the slot", || running() == 1);
@@ -338,12 +351,32 @@ fn the_page_and_its_assets_are_served_from_the_binary() {
     assert!(s.get("/app.js").1.contains("postJson(\"review\""));
 }
 
-#[test]
-fn serve_says_its_url_and_stops_cleanly_on_ctrl_c() {
+/// `othbook serve` on `listen`, up and answering: the process, the port it listens on,
+/// and what it printed.
+fn serve_process(
+    listen: &str,
+) -> (
+    std::process::Child,
+    std::net::SocketAddr,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    serve_book_process(BOOK, listen)
+}
+
+/// [`serve_process`] with the book `book`.
+fn serve_book_process(
+    book: &str,
+    listen: &str,
+) -> (
+    std::process::Child,
+    std::net::SocketAddr,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
     use std::io::BufRead;
     let mut child = common::othbook_process()
-        .args(["serve", "--book", BOOK, "--addr", "127.0.0.1:0"])
+        .args(["serve", "--book", book, "--addr", listen])
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
@@ -353,12 +386,23 @@ fn serve_says_its_url_and_stops_cleanly_on_ctrl_c() {
         .split_whitespace()
         .find(|w| w.starts_with("http://"))
         .unwrap_or_else(|| panic!("{line}"));
-    let addr: std::net::SocketAddr = url
-        .trim_start_matches("http://")
+    let port: u16 = url
         .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
         .parse()
         .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     assert_eq!(request(addr, "GET", "/api/v1/info", None).0, 200);
+    (child, addr, out)
+}
+
+/// Stops `child` as Ctrl-C does; it must exit cleanly. Its stdout after the URL, and stderr.
+fn interrupt(
+    mut child: std::process::Child,
+    mut out: std::io::BufReader<std::process::ChildStdout>,
+) -> (String, String) {
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -368,7 +412,58 @@ fn serve_says_its_url_and_stops_cleanly_on_ctrl_c() {
     assert!(status.success(), "{status}");
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    (rest, err)
+}
+
+#[test]
+fn serve_says_its_url_and_stops_cleanly_on_ctrl_c() {
+    let (child, _, out) = serve_process("127.0.0.1:0");
+    let (rest, err) = interrupt(child, out);
     assert!(rest.contains("stopped"), "{rest}");
+    assert!(!err.contains("warning"), "{err}");
+}
+
+#[test]
+fn regression_serve_listened_on_every_network_without_a_word() {
+    let (child, _, out) = serve_process("0.0.0.0:0");
+    let (_, err) = interrupt(child, out);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("open to every network"), "{err}");
+}
+
+#[test]
+fn regression_a_huge_player_name_stalled_every_request() {
+    let s = server();
+    let huge = "q".repeat(60_000);
+    let hostile: Vec<_> = (0..6)
+        .map(|i| {
+            let addr = s.addr;
+            let param = if i % 2 == 0 { "player" } else { "event" };
+            let path = format!("/api/v1/games?moves=f5&{param}={huge}");
+            std::thread::spawn(move || request(addr, "GET", &path, None))
+        })
+        .collect();
+    // While they are sent and answered, /info answers: a guard that it did not hang (the
+    // search they caused used to hold every thread of the server for 10-40 s).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let addr = s.addr;
+    std::thread::spawn(move || tx.send(request(addr, "GET", "/api/v1/info", None).0));
+    let info = rx.recv_timeout(Duration::from_secs(10));
+    assert_eq!(
+        info,
+        Ok(200),
+        "/info did not answer while hostile requests ran"
+    );
+    for (i, t) in hostile.into_iter().enumerate() {
+        let (status, body) = t.join().unwrap();
+        assert_eq!(status, 400, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let param = if i % 2 == 0 { "player" } else { "event" };
+        assert_eq!(v["param"].as_str(), Some(param), "{body}");
+        assert!(v["error"].as_str().unwrap().contains("at most"), "{body}");
+    }
 }
 
 /// A game of the book in which black must pass after these moves (white then plays h7).
@@ -393,4 +488,69 @@ fn a_forced_pass_is_said_and_put_back_into_the_line() {
         .unwrap()
         .iter()
         .any(|m| m == "h7"));
+}
+
+/// A copy of the project's book in `dir` with a flipped byte in its first data block (the
+/// position index): it opens lazily, its game table reads, and explore queries fail.
+fn damaged_book(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("damaged.book");
+    let mut bytes = std::fs::read(BOOK).unwrap();
+    let first = book().data_blocks().next().unwrap();
+    bytes[first.start] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn regression_a_500_answer_carried_the_books_absolute_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = damaged_book(dir.path());
+    let book = Book::open_lazy(&path).unwrap();
+    let options = ServeOptions::new(12, 2, 1000).unwrap();
+    let state = othbook::protocol::web::AppState::new(book, "damaged.book".into(), options);
+    let s = TestServer::start_state(state.unwrap());
+    let dir_text = dir.path().display().to_string();
+    for query in [
+        "/api/v1/explore?moves=f5",
+        "/api/v1/explore?moves=f5d6&player=Tamenori",
+    ] {
+        let v = s.error(query, 500);
+        let text = v["error"].as_str().unwrap();
+        assert!(!text.contains(&dir_text), "{query}: {v}");
+        assert!(!text.contains("checksum"), "{query}: {v}");
+        assert!(text.contains("damaged.book"), "{query}: {v}");
+    }
+    // The server keeps serving what does not need the damaged block.
+    s.json("/api/v1/info");
+}
+
+#[test]
+fn regression_a_book_overwritten_in_place_made_serve_answer_wrong_data_then_die() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("served.book");
+    std::fs::copy(BOOK, &path).unwrap();
+    let (child, addr, out) = serve_book_process(path.to_str().unwrap(), "127.0.0.1:0");
+    let lines = [
+        "f5d6c3",
+        "f5f6e6f4",
+        "d3c5f6f5e6e3",
+        "c4e3f6e6f5",
+        "f5d6c4d3c3",
+    ];
+    let ask = |line: &str| request(addr, "GET", &format!("/api/v1/explore?moves={line}"), None);
+    let first = ask(lines[0]);
+    assert_eq!(first.0, 200, "{}", first.1);
+    // Rewritten in place as `cp` or a plain write does: opened for writing, cut short, then
+    // written. The file is now a few bytes of something else.
+    std::fs::write(&path, b"not a book any more").unwrap();
+    let b = book();
+    for line in lines {
+        let (status, body) = ask(line);
+        assert_eq!(status, 200, "{line}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let stats = b.try_probe(&after(line).board).unwrap().unwrap();
+        assert_eq!(v["games"].as_u64(), Some(stats.games()), "{line}");
+    }
+    let (_, err) = interrupt(child, out);
+    assert!(!err.contains("panicked"), "{err}");
 }

@@ -231,7 +231,15 @@ fn regression_an_interrupted_label_run_lost_its_labels() {
     };
     let args = run("stopped.txt");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = common::interrupted(d, &args, std::time::Duration::from_millis(1500));
+    // Stopped after 1.5 s, or later if a loaded machine had not labelled a position by then.
+    let labelled = |p: &std::path::Path| label::load(p).is_ok_and(|l| !l.is_empty());
+    let (code, _, err) = common::interrupted_after_work(
+        d,
+        &args,
+        std::time::Duration::from_millis(1500),
+        &d.join("stopped.txt"),
+        labelled,
+    );
     assert_eq!(
         code,
         Some(130),

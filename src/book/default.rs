@@ -2,8 +2,8 @@
 //! caller, the user's data folder (where an installed binary finds it), or the source tree
 //! othbook was built from (so that `cargo run` works from any folder of a clone).
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use crate::data_file::DataFile;
+use std::path::PathBuf;
 
 /// The default book's path relative to the project root.
 pub const DEFAULT_BOOK: &str = "books/wthor.book";
@@ -11,9 +11,15 @@ pub const DEFAULT_BOOK: &str = "books/wthor.book";
 /// The environment variable naming the default book.
 pub const BOOK_ENV: &str = "OTHBOOK_BOOK";
 
-/// The default book's name in the data folder (`$XDG_DATA_HOME/othbook/`, else
-/// `~/.local/share/othbook/`).
-const DATA_NAME: &str = "othbook/wthor.book";
+/// The default book and where it is looked for; in the data folder (`$XDG_DATA_HOME/othbook/`,
+/// else `~/.local/share/othbook/`) it is `othbook/wthor.book`.
+const BOOK: DataFile = DataFile {
+    what: "the default book",
+    env: BOOK_ENV,
+    here: &[DEFAULT_BOOK],
+    data_name: "othbook/wthor.book",
+    in_source: DEFAULT_BOOK,
+};
 
 /// The default book: `$OTHBOOK_BOOK` if set; else the first of `books/wthor.book` in the
 /// current folder, `$XDG_DATA_HOME/othbook/wthor.book` (`~/.local/share/othbook/wthor.book`
@@ -21,40 +27,30 @@ const DATA_NAME: &str = "othbook/wthor.book";
 /// `books/wthor.book`, so that the error names the usual place.
 #[must_use]
 pub fn default_path() -> PathBuf {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    find(
-        var(BOOK_ENV),
-        var("XDG_DATA_HOME"),
-        var("HOME"),
-        &|p: &Path| p.is_file(),
-    )
-}
-
-fn find(
-    book: Option<OsString>,
-    xdg_data: Option<OsString>,
-    home: Option<OsString>,
-    exists: &dyn Fn(&Path) -> bool,
-) -> PathBuf {
-    if let Some(b) = book {
-        return PathBuf::from(b);
-    }
-    let here = PathBuf::from(DEFAULT_BOOK);
-    let data = xdg_data
-        .map(PathBuf::from)
-        .or_else(|| home.map(|h| Path::new(&h).join(".local/share")))
-        .map(|d| d.join(DATA_NAME));
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_BOOK);
-    std::iter::once(here.clone())
-        .chain(data)
-        .chain(std::iter::once(built))
-        .find(|p| exists(p))
-        .unwrap_or(here)
+    BOOK.find().unwrap_or_else(|_| PathBuf::from(DEFAULT_BOOK))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data_file::LookupEnv;
+    use std::ffi::OsString;
+    use std::path::Path;
+
+    fn find(
+        book: Option<OsString>,
+        xdg_data: Option<OsString>,
+        home: Option<OsString>,
+        exists: &dyn Fn(&Path) -> bool,
+    ) -> PathBuf {
+        let env = LookupEnv {
+            named: book,
+            xdg_data,
+            home,
+        };
+        BOOK.find_in(&env, exists)
+            .unwrap_or_else(|_| PathBuf::from(DEFAULT_BOOK))
+    }
 
     #[test]
     fn the_variable_wins_then_here_then_the_data_folder_then_the_source_tree() {

@@ -4,9 +4,21 @@
 use super::common::{bad, check_hash};
 use anyhow::{Context, Result};
 use othbook::board::{Move, Position};
+use othbook::data_file::DataFile;
 use othbook::engine::{Engine, EngineOptions, Limits, SCALE};
 use std::io::Write;
 use std::path::PathBuf;
+
+/// The FFO file `bench` solves without --ffo, and where it is looked for: `$OTHBOOK_FFO`, the
+/// current folder's `../shared/data/ffo/` (a clone beside the shared data) and `ffo/`, the
+/// user's data folder, and the source tree's `../shared/data/ffo/`.
+const FFO: DataFile = DataFile {
+    what: "the FFO file",
+    env: "OTHBOOK_FFO",
+    here: &["../shared/data/ffo/ffo.obf", "ffo/ffo.obf"],
+    data_name: "othbook/ffo/ffo.obf",
+    in_source: "../shared/data/ffo/ffo.obf",
+};
 
 /// Midgame positions: (plies from the start, seed of the fixed move choice, search depth).
 pub const MIDGAME: [(u32, u64, u32); 4] = [(16, 3, 12), (22, 5, 12), (28, 7, 11), (34, 11, 11)];
@@ -40,9 +52,11 @@ Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --t
 othbook bench --ffo-range 40-59 --threads 2\n  othbook bench --quality --eval books/eval.bin"
 )]
 pub struct Args {
-    /// The FFO file; the positions of --ffo-range (its lines) are solved exactly.
-    #[arg(long, default_value = "../shared/data/ffo/ffo.obf")]
-    ffo: PathBuf,
+    /// The FFO file; the positions of --ffo-range (its lines) are solved exactly. Default:
+    /// $OTHBOOK_FFO, else ../shared/data/ffo/ffo.obf or ffo/ffo.obf here, in the data folder
+    /// or beside the source tree.
+    #[arg(long)]
+    ffo: Option<PathBuf>,
     /// FFO positions to solve, N or N-M (the file's lines N to M), e.g. 40-59.
     #[arg(long, default_value = "40-44", value_parser = ffo_range_arg)]
     ffo_range: (usize, usize),
@@ -79,7 +93,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let ffo = if args.midgame_only {
         Vec::new()
     } else {
-        read_ffo(&args.ffo, args.ffo_range)?
+        let path = match args.ffo {
+            Some(p) => p,
+            None => FFO
+                .find()
+                .map_err(|e| bad(format!("{e}, or give the file: --ffo FILE")))?,
+        };
+        read_ffo(&path, args.ffo_range)?
     };
     let mut signature = 0u64;
     let (mut mid_nodes, mut mid_secs) = (0u64, 0f64);

@@ -1,6 +1,6 @@
 //! `othbook bench --quality`: the evaluation measured the way users feel it, on positions from
 //! held-out WTHOR games (see [`othbook::train::holdout`]):
-//! - parity swing: mean |score(d) − score(d+1)| of depth-d searches, d = 8..13, at 20-40
+//! - parity swing: mean |score(d) − score(d+1)| of depth-d searches, d = 8..12, at 20-40
 //!   empties (a swing is `explore --depth 11` and `--depth 12` disagreeing);
 //! - accuracy: mean absolute error of depth-D searches against the exact WTHOR theoretical
 //!   score of the position at 24 empties;
@@ -66,8 +66,8 @@ pub struct QualityArgs {
     pub selectivity: Selectivity,
     /// Also measure move choice at this many positions (one per held-out game; 0: not
     /// measured): each is solved, and the move of a depth-D search (--accuracy-depths) is
-    /// scored against the best under perfect play. About 0.6 s a position at 22 empties
-    /// with the default depths (one core).
+    /// scored against the best under perfect play (the solves dominate the time: more
+    /// empties cost much more).
     #[arg(long, default_value_t = 0, requires = "quality")]
     pub choice_positions: usize,
     /// Empty squares of the move-choice positions (14 to 26: enough for a midgame search to

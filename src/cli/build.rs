@@ -1,6 +1,7 @@
 //! `othbook build`: reads game files of any supported format and writes an opening book.
 
 use super::common::{bad, threads_arg};
+use super::output_path::{claim, Output, BOOK};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
 use othbook::book::{
@@ -28,7 +29,8 @@ pub enum Side {
 #[command(
     after_help = "The output is byte-identical for the same inputs and options, whatever \
 the thread count or input order. Its date is $SOURCE_DATE_EPOCH if set, else the newest input's \
-modification time.\n\nExamples:\n  othbook build ../shared/data/wthor/*.wtb -o wthor.book \
+modification time. While it runs, the book is locked (a lock file .NAME.lock beside it): a \
+second othbook writing the same book stops at once with exit code 75.\n\nExamples:\n  othbook build ../shared/data/wthor/*.wtb -o wthor.book \
 --plies 30 --min-games 4\n  othbook build games.pgn -o mine.book --player \"Tamenori\" --years 1990-2000"
 )]
 pub struct Args {
@@ -36,12 +38,12 @@ pub struct Args {
     /// a stream.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The book to write.
+    /// The book to write (a file: not `-`).
     #[arg(short, long)]
-    output: PathBuf,
+    output: Output,
     /// Plies of each game to keep (passes count). With the default 40 plies and
-    /// --min-games 4, the 127,475 WTHOR games make a 6 MB book; --plies 60 --min-games 1
-    /// keeps everything (about 640 MB for WTHOR).
+    /// --min-games 4, the 127,475 WTHOR games make a 15 MB book (games included); --plies 60 --min-games 1
+    /// keeps everything (about 650 MB for WTHOR).
     #[arg(long, default_value_t = 40)]
     plies: u8,
     /// Leave out positions, moves and lines seen in fewer games (after exact counting).
@@ -124,12 +126,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
-    super::common::distinct_files(&args.inputs, &[&args.output])?;
+    let output = args.output.require_file("-o", BOOK)?;
+    super::common::distinct_files(&args.inputs, &[output])?;
     if args.player.is_none() && !matches!(args.player_side, Side::Either) {
         // It would be stored in the book's options, where it filters nothing but stops merges.
         return Err(bad("--player-side needs --player"));
     }
     let format = super::common::input_format(args.input_format.as_deref())?;
+    // Held from before the games are read: a second build of the same book stops at once.
+    let output = claim(output)?;
     let options = BuildOptions {
         plies: args.plies,
         min_games: args.min_games,
@@ -199,12 +204,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             "no book written: {why} (--allow-empty writes an empty book)"
         ));
     }
-    let bytes = write_book(&args.output, &data)?;
+    let bytes = write_book(output.path(), &data)?;
     writeln!(
         out,
         "{}: {} game{} used ({} filtered out, {} not from the start), {} positions, {} moves, \
          {} lines, {} ({bytes} bytes); read {read_secs:.2} s, total {:.2} s",
-        args.output.display(),
+        output.path().display(),
         report.games_used,
         if report.games_used == 1 { "" } else { "s" },
         report.filtered_out,

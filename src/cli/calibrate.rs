@@ -2,6 +2,7 @@
 //! files and writes the table the engine embeds (`src/engine/probcut/table.rs`).
 
 use super::common::bad;
+use super::output_path::{claim, Output};
 use anyhow::{Context, Result};
 use othbook::engine::probcut::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
 use othbook::engine::{Engine, EngineOptions, PatternEval};
@@ -43,9 +44,10 @@ struct ProbcutArgs {
     /// Endgame positions per number of empties (12 to 20).
     #[arg(long, default_value_t = 40)]
     end_positions: usize,
-    /// Where to write the table (`-`: standard output).
+    /// Where to write the table (`-`: standard output). A file is locked while the command
+    /// runs: a second othbook writing it stops at once with exit code 75.
     #[arg(long, short, default_value = "src/engine/probcut/table.rs")]
-    out: PathBuf,
+    out: Output,
     /// Weight file to calibrate for (default: the embedded weights): a new evaluation needs
     /// its own table, as the table belongs to the evaluation it was measured with.
     #[arg(long)]
@@ -66,7 +68,8 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
     }
     let mut inputs = args.games.clone();
     inputs.extend(args.eval.iter().cloned());
-    super::common::distinct_files(&inputs, &[&args.out])?;
+    super::common::distinct_files(&inputs, args.out.file().as_slice())?;
+    let file = args.out.file().map(claim).transpose()?;
     // A bad weight file fails before the games are read.
     let eval = match &args.eval {
         Some(p) => PatternEval::load(p)?,
@@ -142,17 +145,18 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
         source.push_str(&format!("; evaluation {}", p.display()));
     }
     let text = tables.to_rust(&source);
-    if args.out.as_os_str() == "-" {
-        out.write_all(text.as_bytes())?;
-    } else {
-        othbook::atomic_file::replace(&args.out, |f| f.write_all(text.as_bytes()))
-            .with_context(|| format!("writing {}", args.out.display()))?;
+    if let Some(file) = &file {
+        let path = file.path();
+        othbook::atomic_file::replace(path, |f| f.write_all(text.as_bytes()))
+            .with_context(|| format!("writing {}", path.display()))?;
         writeln!(
             out,
             "wrote {} ({:.0} s)",
-            args.out.display(),
+            path.display(),
             start.elapsed().as_secs_f64()
         )?;
+    } else {
+        out.write_all(text.as_bytes())?;
     }
     Ok(())
 }

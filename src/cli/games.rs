@@ -1,6 +1,7 @@
 //! `othbook games`: read game collections (stats) and convert them between formats.
 
 use super::common::{bad, unreadable_inputs, write_json};
+use super::output_path::{claim, Claimed, Output, WTHOR};
 use super::reading::{input_progress, why_no_games};
 use anyhow::{Context, Result};
 use othbook::report::games::GameStatsBuilder;
@@ -10,7 +11,7 @@ use othbook::transcript::write::{write_file, write_text, WriteReport};
 use othbook::transcript::{ingest_each, Format, IngestOptions, IngestSummary, Sink};
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `othbook games`.
 #[derive(clap::Args, Debug)]
@@ -84,9 +85,11 @@ struct ConvertArgs {
     /// Output format: gam, moves, pgn, ggf or wtb.
     #[arg(long)]
     to: Format,
-    /// Output file (`-` for stdout, text formats only).
+    /// Output file (`-` for stdout, text formats only). A file is written whole or not at
+    /// all (for wtb, with WTHOR.JOU and WTHOR.TRN) and locked while the command runs: a
+    /// second othbook writing it stops at once with exit code 75.
     #[arg(short, long)]
-    output: PathBuf,
+    output: Output,
     /// Write the output even when no game is left (by default that is an error and
     /// nothing is written).
     #[arg(long)]
@@ -192,11 +195,19 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
             a.to
         )));
     }
-    let to_stdout = a.output.as_os_str() == "-";
-    if to_stdout && a.to == Format::Wthor {
-        return Err(bad("WTHOR output needs a file (-o NAME.wtb)"));
+    if a.to == Format::Wthor {
+        a.output.require_file("-o", WTHOR)?;
     }
-    super::common::distinct_files(&a.input.files, &[&a.output])?;
+    let claimed = match a.output.file() {
+        Some(p) => {
+            super::common::distinct_files(&a.input.files, &[p])?;
+            Some(claim(p)?)
+        }
+        None => {
+            super::common::distinct_files(&a.input.files, &[])?;
+            None
+        }
+    };
     let mut written = Written::default();
     // Nothing is written unless every file was read and some game came out: converting
     // only the readable files would drop whole inputs without a trace in the output.
@@ -214,56 +225,20 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
         }
         Ok(())
     };
-    if to_stdout {
+    if let Some(path) = claimed.as_ref().map(Claimed::path) {
+        write_to_file(&a, path, &mut written, finish)?;
+    } else {
         let summary = read_each_checked(&a.input, &mut |_, games| {
             written.add(write_text(&games, a.to, out)?);
             Ok(())
         })?;
         finish(&summary, &written)?;
-    } else if a.to == Format::Wthor {
-        let mut all = Vec::new();
-        let summary = read_each_checked(&a.input, &mut |_, mut games| {
-            all.append(&mut games);
-            Ok(())
-        })?;
-        unreadable_inputs(&summary, "nothing written")?;
-        if !all.is_empty() || a.allow_empty {
-            written.add(write_file(&all, a.to, &a.output)?);
-        }
-        finish(&summary, &written)?;
-    } else {
-        let mut failure = None;
-        let gz = a
-            .output
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-        let mut fill = |sink: &mut dyn Write| -> std::io::Result<()> {
-            let summary = read_each_checked(&a.input, &mut |_, games| {
-                written.add(write_text(&games, a.to, &mut { &mut *sink })?);
-                Ok(())
-            })
-            .map_err(|e| abandon(&mut failure, e))?;
-            finish(&summary, &written).map_err(|e| abandon(&mut failure, e))
-        };
-        let result = othbook::atomic_file::replace(&a.output, |file| {
-            if gz {
-                let mut enc = flate2::write::GzEncoder::new(file, Default::default());
-                fill(&mut enc)?;
-                enc.finish().map(drop)
-            } else {
-                fill(file)
-            }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        result.with_context(|| format!("writing {}", a.output.display()))?;
     }
     if !a.input.quiet {
         let n = written.written;
         let mut msg = format!("{n} game{} written", if n == 1 { "" } else { "s" });
-        if !to_stdout {
-            let _ = write!(msg, " to {}", a.output.display());
+        if let Output::File(p) = &a.output {
+            let _ = write!(msg, " to {}", p.display());
         }
         if written.left_out > 0 {
             let _ = write!(msg, "; {} left out:", written.left_out);
@@ -279,6 +254,54 @@ fn convert(a: ConvertArgs, out: &mut impl Write) -> Result<()> {
             let _ = write!(msg, "\nnote: {note}");
         }
         let _ = writeln!(std::io::stderr(), "{msg}");
+    }
+    Ok(())
+}
+
+/// Writes the converted games to the file `path`: whole, or not at all.
+fn write_to_file(
+    a: &ConvertArgs,
+    path: &Path,
+    written: &mut Written,
+    finish: impl Fn(&IngestSummary, &Written) -> Result<()>,
+) -> Result<()> {
+    if a.to == Format::Wthor {
+        let mut all = Vec::new();
+        let summary = read_each_checked(&a.input, &mut |_, mut games| {
+            all.append(&mut games);
+            Ok(())
+        })?;
+        unreadable_inputs(&summary, "nothing written")?;
+        if !all.is_empty() || a.allow_empty {
+            written.add(write_file(&all, a.to, path)?);
+        }
+        finish(&summary, written)?;
+    } else {
+        let mut failure = None;
+        let gz = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        let mut fill = |sink: &mut dyn Write| -> std::io::Result<()> {
+            let summary = read_each_checked(&a.input, &mut |_, games| {
+                written.add(write_text(&games, a.to, &mut { &mut *sink })?);
+                Ok(())
+            })
+            .map_err(|e| abandon(&mut failure, e))?;
+            finish(&summary, written).map_err(|e| abandon(&mut failure, e))
+        };
+        let result = othbook::atomic_file::replace(path, |file| {
+            if gz {
+                let mut enc = flate2::write::GzEncoder::new(file, Default::default());
+                fill(&mut enc)?;
+                enc.finish().map(drop)
+            } else {
+                fill(file)
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        result.with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 
 use super::common::{bad, line_from_args, open_book, opening_along, write_opening, OutputFormat};
 use super::games_listing;
+use super::output_path::{claim, Claimed, Output, WTHOR};
 use super::query_filter::{book_games, book_label, selection, FilterArgs};
 use anyhow::{Context, Result};
 use othbook::report::games_list::FindReport;
@@ -42,9 +43,11 @@ pub struct Args {
     /// Write the games in this format instead of listing them: pgn, ggf, gam, moves or wtb.
     #[arg(long)]
     to: Option<Format>,
-    /// The file for --to (`-` or none: standard output, text formats only).
+    /// The file for --to (`-` or none: standard output, text formats only). A file is
+    /// written whole or not at all (for wtb, with WTHOR.JOU and WTHOR.TRN) and locked while
+    /// the command runs: a second othbook writing it stops at once with exit code 75.
     #[arg(short, long, requires = "to")]
-    output: Option<PathBuf>,
+    output: Option<Output>,
     /// Output style of the list.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -61,6 +64,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             return Err(bad(format!("--to {to}: use pgn, ggf, gam, moves or wtb")));
         }
     }
+    let output = args.output.unwrap_or(Output::Stdout);
+    if args.to == Some(Format::Wthor) {
+        output.require_file("-o", WTHOR)?;
+    }
+    if let Some(file) = output.file() {
+        let book = args
+            .book
+            .clone()
+            .unwrap_or_else(othbook::book::default_path);
+        super::common::distinct_files(&[book], &[file])?;
+    }
+    let claimed = output.file().map(claim).transpose()?;
     let filter = args.filter.filter()?;
     let book = open_book(args.book.as_deref())?;
     let label = book_label(args.book.as_deref());
@@ -85,7 +100,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             .take(limit)
             .filter_map(|m| table.record(m.game))
             .collect();
-        return export(&games, to, args.output.as_deref(), out);
+        return export(&games, to, claimed.as_ref().map(Claimed::path), out);
     }
     let report = FindReport::build(&table, &found, &pos, limit, opening_along(&start, &line));
     match args.format {
@@ -137,21 +152,18 @@ fn table_view(out: &mut impl Write, r: &FindReport, filtered: bool) -> Result<()
     Ok(())
 }
 
-/// Writes the games in format `to` to `path` (standard output for none or `-`).
+/// Writes the games in format `to` to `path` (standard output for none).
 fn export(
     games: &[othbook::transcript::GameRecord],
     to: Format,
     path: Option<&std::path::Path>,
     out: &mut impl Write,
 ) -> Result<()> {
-    let report = match path.filter(|p| p.as_os_str() != "-") {
+    let report = match path {
         Some(p) => {
             let r = write_file(games, to, p).with_context(|| format!("writing {}", p.display()))?;
             eprintln!("{} games written to {}", r.written, p.display());
             r
-        }
-        None if to == Format::Wthor => {
-            return Err(bad("WTHOR output needs a file (-o NAME.wtb)"));
         }
         None => write_text(games, to, out)?,
     };

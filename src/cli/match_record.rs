@@ -2,12 +2,13 @@
 //! rewritten whole and atomically at checkpoints and at the end, so a long match that is
 //! stopped or killed keeps the games it played, and no reader ever sees half a file.
 
+use super::output_path::Claimed;
 use anyhow::{Context, Result};
 use othbook::play::arena::{csv_row, records, MatchGame, CSV_HEADER};
 use othbook::transcript::{Format, GameRecord};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -18,8 +19,8 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// The output files of a match and the games they hold so far.
 pub struct Recorder {
-    csv: Option<PathBuf>,
-    save: Option<(PathBuf, Format)>,
+    csv: Option<Claimed>,
+    save: Option<(Claimed, Format)>,
     /// Round-robin CSV lines start with the per-move limit.
     limit_column: bool,
     tty: bool,
@@ -55,14 +56,22 @@ struct State {
 
 impl Recorder {
     /// Checks the output names and creates the CSV at once (with its header), so that a
-    /// file that cannot be written is reported before any game is played.
-    pub fn new(csv: Option<&Path>, save: Option<&Path>, limit_column: bool) -> Result<Recorder> {
+    /// file that cannot be written is reported before any game is played. The files are held
+    /// (locked against other writers) until the recorder is dropped.
+    pub fn new(
+        csv: Option<Claimed>,
+        save: Option<Claimed>,
+        limit_column: bool,
+    ) -> Result<Recorder> {
         let save = match save {
-            Some(p) => Some((p.to_path_buf(), save_format(p)?)),
+            Some(p) => {
+                let format = save_format(p.path())?;
+                Some((p, format))
+            }
             None => None,
         };
         let recorder = Recorder {
-            csv: csv.map(Path::to_path_buf),
+            csv,
             save,
             limit_column,
             tty: std::io::stderr().is_terminal(),
@@ -79,7 +88,7 @@ impl Recorder {
         if let Some(p) = &recorder.csv {
             recorder
                 .write_csv(&BTreeMap::new())
-                .with_context(|| format!("cannot create {}", p.display()))?;
+                .with_context(|| format!("cannot create {}", p.path().display()))?;
         }
         Ok(recorder)
     }
@@ -148,7 +157,7 @@ impl Recorder {
             .csv
             .iter()
             .chain(self.save.as_ref().map(|(p, _)| p))
-            .map(|p| p.display().to_string())
+            .map(|p| p.path().display().to_string())
             .collect();
         (!names.is_empty()).then(|| names.join(" and "))
     }
@@ -160,9 +169,10 @@ impl Recorder {
     fn write_all(&self, st: &State) -> Result<()> {
         if let Some(p) = &self.csv {
             self.write_csv(&st.rows)
-                .with_context(|| format!("cannot write {}", p.display()))?;
+                .with_context(|| format!("cannot write {}", p.path().display()))?;
         }
         if let Some((path, format)) = &self.save {
+            let path = path.path();
             let games: Vec<GameRecord> = st.games.values().cloned().collect();
             othbook::transcript::write::write_file(&games, *format, path)
                 .with_context(|| format!("cannot save the games to {}", path.display()))?;
@@ -174,6 +184,7 @@ impl Recorder {
         let Some(path) = &self.csv else {
             return Ok(());
         };
+        let path = path.path();
         let limit = if self.limit_column { "limit," } else { "" };
         othbook::atomic_file::replace(path, |f| {
             writeln!(f, "{limit}{CSV_HEADER}")?;

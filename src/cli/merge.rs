@@ -1,6 +1,7 @@
 //! `othbook merge`: adds up books built with the same options, pruning at the end.
 
 use super::common::bad;
+use super::output_path::{claim, Output, BOOK};
 use anyhow::{Context, Result};
 use othbook::book::{write_book, Book, BookData, BookError, OptionDifference};
 use std::io::Write;
@@ -10,16 +11,18 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The inputs must be built with --min-games 1 and the same --plies and \
-filters; merge(build(x), build(y)) is then byte-identical to build(x + y).\n\n\
+filters; merge(build(x), build(y)) is then byte-identical to build(x + y). While it runs, the \
+output is locked (a lock file .NAME.lock beside it): a second othbook writing the same book \
+stops at once with exit code 75.\n\n\
 Example:\n  othbook merge a.book b.book -o all.book --min-games 2"
 )]
 pub struct Args {
     /// Books to merge.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The merged book.
+    /// The merged book (a file: not `-`).
     #[arg(short, long)]
-    output: PathBuf,
+    output: Output,
     /// Leave out positions, moves and lines seen in fewer games (after adding up).
     #[arg(long, default_value_t = 1)]
     min_games: u32,
@@ -38,7 +41,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
-    super::common::distinct_files(&args.inputs, &[&args.output])?;
+    let output = args.output.require_file("-o", BOOK)?;
+    super::common::distinct_files(&args.inputs, &[output])?;
+    let output = claim(output)?;
     let mut books = Vec::with_capacity(args.inputs.len());
     let mut first_source = std::collections::HashMap::new();
     for p in &args.inputs {
@@ -97,12 +102,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             "no book written: the input books hold no games (--allow-empty writes an empty book)"
         ));
     }
-    let bytes = write_book(&args.output, &merged)
-        .with_context(|| format!("writing {}", args.output.display()))?;
+    let bytes = write_book(output.path(), &merged)
+        .with_context(|| format!("writing {}", output.path().display()))?;
     writeln!(
         out,
         "{}: {} games{}, {} positions, {} moves, {} lines, {bytes} bytes",
-        args.output.display(),
+        output.path().display(),
         merged.info.games,
         match (
             &merged.games,

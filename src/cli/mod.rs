@@ -24,6 +24,7 @@ mod match_record;
 mod merge;
 mod nboard;
 mod openings;
+mod output_path;
 mod perft;
 mod play_match;
 mod query_filter;
@@ -61,7 +62,14 @@ Examples:
   othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats
   othbook train ../shared/data/wthor/*.wtb --out my-eval.bin    fit pattern-evaluation weights
   othbook teach tournament --game robots --players greedy,alphabeta,mcts --limits 0.01,0.05
-                                       classic game-search players on other games too";
+                                       classic game-search players on other games too
+
+Outputs: `-o -` (and --out -, --csv -...) is standard output wherever a stream makes sense;
+a book, or a file rewritten while the command runs, must be a file. An output file is written
+whole or not at all, and locked while the command runs (a lock file .NAME.lock beside it).
+
+Exit codes: 0 success, 1 failure, 2 bad input, 75 an output file another othbook is writing,
+130 interrupted (Ctrl-C).";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]
@@ -138,7 +146,8 @@ enum Command {
 }
 
 /// Runs the command line and returns the process exit code: 0 success, 1 failure,
-/// 2 bad input (arguments, move strings, positions).
+/// 2 bad input (arguments, move strings, positions), 75 an output file another process is
+/// writing, 130 interrupted.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -183,6 +192,8 @@ pub fn run() -> i32 {
             eprintln!("{msg}");
             if e.chain().any(|c| c.is::<interrupt::Interrupted>()) {
                 130
+            } else if output_path::in_use(&e) {
+                output_path::IN_USE
             } else if e.chain().any(|c| c.is::<BadInput>()) {
                 2
             } else {

@@ -3,8 +3,10 @@
 use super::common::bad;
 use super::interrupt::{self, Interrupted};
 use super::match_record::{Pairing, Recorder};
+use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Color, Move, Position};
+use othbook::data_file::DataFile;
 use othbook::play::arena::{elo_interval, run_match, totals, MatchConfig, MatchGame, Termination};
 use othbook::play::clock::TimeControl;
 use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
@@ -15,11 +17,19 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// Where `--openings xot` looks for the XOT list.
-const XOT_PATHS: &[&str] = &[
-    "../shared/data/xot/openingslarge.txt",
-    "xot/openingslarge.txt",
-];
+/// The XOT list `--openings xot` plays, and where it is looked for: `$OTHBOOK_XOT`, the
+/// current folder's `../shared/data/xot/` (a clone beside the shared data) and `xot/`, the
+/// user's data folder, and the source tree's `../shared/data/xot/`.
+const XOT: DataFile = DataFile {
+    what: "the XOT list",
+    env: "OTHBOOK_XOT",
+    here: &[
+        "../shared/data/xot/openingslarge.txt",
+        "xot/openingslarge.txt",
+    ],
+    data_name: "othbook/xot/openingslarge.txt",
+    in_source: "../shared/data/xot/openingslarge.txt",
+};
 
 /// Arguments of `othbook match`.
 #[derive(clap::Args, Debug)]
@@ -40,8 +50,10 @@ pub struct Args {
     /// Number of games (per pair and limit in a round robin).
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Openings: a file with one move string per line, or `xot` for the XOT list.
-    /// Each opening is played twice with colours swapped.
+    /// Openings: a file with one move string per line, or `xot` for the XOT list
+    /// ($OTHBOOK_XOT, else ../shared/data/xot/openingslarge.txt or xot/openingslarge.txt here,
+    /// in the data folder or beside the source tree). Each opening is played twice with
+    /// colours swapped.
     #[arg(long)]
     openings: Option<String>,
     /// Shuffle the openings with this seed (default: file order).
@@ -62,13 +74,14 @@ pub struct Args {
     /// code 1.
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_COMMAND_TIMEOUT.as_secs_f64(), allow_hyphen_values = true)]
     engine_timeout: f64,
-    /// Write one CSV line per game to this file (rewritten every 30 s while the match runs).
+    /// Write one CSV line per game to this file (rewritten every 30 s while the match runs;
+    /// not `-`: the report goes to standard output).
     #[arg(long)]
-    csv: Option<PathBuf>,
+    csv: Option<Output>,
     /// Save the games for `othbook build`: .gam, .ggf, .pgn or .txt (move strings), by
-    /// extension (rewritten every 30 s while the match runs).
+    /// extension (rewritten every 30 s while the match runs; not `-`).
     #[arg(long)]
-    save: Option<PathBuf>,
+    save: Option<Output>,
 }
 
 fn after_help() -> String {
@@ -82,9 +95,16 @@ fn after_help() -> String {
          othbook match --black engine:time=0.5 --white \"nboard:depth=16:./ntest x\" --openings xot --games 20\n  \
          othbook match --round-robin random simple alphabeta mcts --limits 0.05,0.2 --games 4 --csv rr.csv\n\n\
          Ctrl-C (or SIGTERM) starts no new game: the games under way are finished, the report covers \
-         the games played, --csv and --save keep them, and the exit code is 130.",
+         the games played, --csv and --save keep them, and the exit code is 130. While the match runs, \
+         --csv and --save are locked (a lock file .NAME.lock beside each): a second othbook writing \
+         one of them stops at once with exit code 75.",
     );
     s
+}
+
+/// The file of `--csv` or `--save`: standard output carries the report.
+fn file_of<'a>(output: Option<&'a Output>, option: &str) -> Result<Option<&'a std::path::Path>> {
+    output.map(|o| o.require_file(option, REPORT)).transpose()
 }
 
 fn spec(text: &str) -> Result<PlayerSpec> {
@@ -93,16 +113,11 @@ fn spec(text: &str) -> Result<PlayerSpec> {
 
 fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
     let path: PathBuf = if arg == "xot" {
-        XOT_PATHS
-            .iter()
-            .map(PathBuf::from)
-            .find(|p| p.exists())
-            .ok_or_else(|| {
-                bad(format!(
-                    "--openings xot: the XOT list was not found (looked in {})",
-                    XOT_PATHS.join(", ")
-                ))
-            })?
+        XOT.find().map_err(|e| {
+            bad(format!(
+                "--openings xot: {e}, or give a file: --openings FILE"
+            ))
+        })?
     } else {
         PathBuf::from(arg)
     };
@@ -156,13 +171,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .filter(|o| o.as_str() != "xot")
         .map(PathBuf::from)
         .collect();
-    let outputs: Vec<&std::path::Path> = args
-        .csv
-        .iter()
-        .chain(&args.save)
-        .map(PathBuf::as_path)
-        .collect();
+    let csv = file_of(args.csv.as_ref(), "--csv")?;
+    let save = file_of(args.save.as_ref(), "--save")?;
+    let outputs: Vec<&std::path::Path> = csv.iter().chain(&save).copied().collect();
     super::common::distinct_files(&opening_file, &outputs)?;
+    let csv = csv.map(claim).transpose()?;
+    let save = save.map(claim).transpose()?;
     let time = match &args.time {
         Some(t) => Some(t.parse::<TimeControl>().map_err(|e| bad(e.to_string()))?),
         None => None,
@@ -174,11 +188,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(seed) = args.seed {
         shuffle(&mut openings, seed);
     }
-    let recorder = Recorder::new(
-        args.csv.as_deref(),
-        args.save.as_deref(),
-        !args.round_robin.is_empty(),
-    )?;
+    let recorder = Recorder::new(csv, save, !args.round_robin.is_empty())?;
     let stop = interrupt::install();
     if !args.round_robin.is_empty() {
         return round_robin(&args, openings, time, engine_timeout, &recorder, stop, out);
@@ -441,4 +451,58 @@ fn round_robin(
     recorder.finish()?;
     stopped(out, stop, recorder, total, pairings * args.games)?;
     clean(out, failed, total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othbook::data_file::LookupEnv;
+    use std::path::Path;
+
+    #[test]
+    fn xot_is_the_variable_then_beside_here_then_the_data_folder_then_the_source_tree() {
+        let env = LookupEnv {
+            named: None,
+            xdg_data: None,
+            home: Some("/h".into()),
+        };
+        assert_eq!(
+            XOT.places(&env),
+            [
+                Path::new("../shared/data/xot/openingslarge.txt").to_path_buf(),
+                Path::new("xot/openingslarge.txt").to_path_buf(),
+                Path::new("/h/.local/share/othbook/xot/openingslarge.txt").to_path_buf(),
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/xot/openingslarge.txt"),
+            ]
+        );
+        let named = LookupEnv {
+            named: Some("/x.txt".into()),
+            ..env
+        };
+        assert_eq!(XOT.find_in(&named, &|_| true), Ok(PathBuf::from("/x.txt")));
+    }
+
+    /// Run anywhere, a clone finds the list beside its source tree; found nowhere, the error
+    /// names every place and the variable.
+    #[test]
+    fn xot_is_found_beside_the_source_tree_and_else_every_place_is_named() {
+        let env = LookupEnv::default();
+        let only_source = |p: &Path| p.is_absolute();
+        let found = XOT
+            .find_in(&env, &only_source)
+            .expect("the source tree's list");
+        assert!(
+            found.starts_with(env!("CARGO_MANIFEST_DIR")),
+            "{}",
+            found.display()
+        );
+        let nowhere = XOT.find_in(&env, &|_| false).unwrap_err().to_string();
+        for place in [
+            "../shared/data/xot/openingslarge.txt",
+            "xot/openingslarge.txt",
+            "OTHBOOK_XOT",
+        ] {
+            assert!(nowhere.contains(place), "{nowhere}");
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! `othbook serve`: the opening explorer as a local web page, with its JSON API.
 
-use super::common::{bad, open_book};
+use super::common::bad;
 use anyhow::{Context, Result};
 use othbook::protocol::web::{self, AppState, ServeOptions};
 use std::io::Write;
@@ -46,11 +46,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     });
     let options =
         ServeOptions::new(args.max_depth, searches, args.cache).map_err(|e| bad(e.to_string()))?;
-    let book = open_book(args.book.as_deref())?;
     let path = args
         .book
         .clone()
         .unwrap_or_else(othbook::book::default_path);
+    // Read into memory and checked whole, not mapped: another program that rewrites the file
+    // in place while the server runs can then neither change its answers nor kill it (a
+    // mapped file cut short kills the process that reads it with SIGBUS).
+    let in_memory = othbook::book::OpenOptions {
+        mmap: false,
+        verify_all: true,
+    };
+    let book = othbook::book::Book::open_with(&path, in_memory)?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -64,7 +71,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let url = format!("http://{}/", listener.local_addr()?);
+        let local = listener.local_addr()?;
+        if let Some(warning) = web::network_warning(&local) {
+            eprintln!("{warning}");
+        }
+        let url = format!("http://{local}/");
         writeln!(
             out,
             "othbook: exploring {} at {url} (Ctrl-C stops)",

@@ -2,6 +2,7 @@
 //! and Othello: matches, tournaments over time limits, and a game shown move by move.
 
 use super::common::bad;
+use super::output_path::{claim_file, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::games::arena::{
     board_seed, play_game, run_match, run_tournament, totals, GameKind, MatchSettings, SeatResult,
@@ -10,7 +11,7 @@ use othbook::games::arena::{
 use othbook::games::spec::{split_players, AgentSpec, Kind, MAX_DEPTH};
 use othbook::games::{Agent, Game, Heuristic, Rng};
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// Arguments of `othbook teach`.
@@ -67,9 +68,10 @@ struct MatchArgs {
     /// Depth for every depth-limited player (instead of each player's own).
     #[arg(long)]
     depth: Option<u32>,
-    /// Write one CSV line per player and game to this file.
+    /// Write one CSV line per player and game to this file (not `-`: the results table goes
+    /// to standard output); locked while the command runs.
     #[arg(long)]
-    csv: Option<PathBuf>,
+    csv: Option<Output>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -85,9 +87,10 @@ struct TournamentArgs {
     /// Games per group and limit (a multiple of the seats, so that seats rotate fully).
     #[arg(long, default_value_t = 6)]
     games: usize,
-    /// Write one CSV line per player and limit to this file.
+    /// Write one CSV line per player and limit to this file (not `-`: the results table goes
+    /// to standard output); locked while the command runs.
     #[arg(long)]
-    csv: Option<PathBuf>,
+    csv: Option<Output>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -184,6 +187,7 @@ fn progress_bar() -> impl FnMut(usize, usize) {
 
 fn run_match_cmd(a: MatchArgs, out: &mut impl Write) -> Result<()> {
     let kind = game_kind(&a.common)?;
+    let csv = claim_file(a.csv.as_ref(), "--csv", REPORT)?;
     let mut specs = parse_players(&a.players)?;
     let n = seats(kind);
     if specs.len() != n {
@@ -220,9 +224,9 @@ fn run_match_cmd(a: MatchArgs, out: &mut impl Write) -> Result<()> {
     }
     let results = kind.visit(M(&specs, &settings));
     let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
-    if let Some(path) = &a.csv {
+    if let Some(csv) = &csv {
         write_csv(
-            path,
+            csv.path(),
             MATCH_CSV_HEADER,
             results.iter().map(|r| match_csv(r, &names)),
         )?;
@@ -330,6 +334,7 @@ fn write_csv(path: &Path, header: &str, lines: impl Iterator<Item = String>) -> 
 
 fn run_tournament_cmd(a: TournamentArgs, out: &mut impl Write) -> Result<()> {
     let kind = game_kind(&a.common)?;
+    let csv = claim_file(a.csv.as_ref(), "--csv", REPORT)?;
     let specs = parse_players(&a.players)?;
     let n = seats(kind);
     if specs.len() < n {
@@ -370,9 +375,9 @@ fn run_tournament_cmd(a: TournamentArgs, out: &mut impl Write) -> Result<()> {
     }
     let rows = kind.visit(T(&specs, &a.limits, &settings));
     let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
-    if let Some(path) = &a.csv {
+    if let Some(csv) = &csv {
         write_csv(
-            path,
+            csv.path(),
             "game,limit,player,games,wins,draws,losses,score,mean_utility,nodes_per_move,secs_per_move,slowest_move,depth_per_move",
             rows.iter().map(|r| tournament_csv(kind, r, &names)),
         )?;

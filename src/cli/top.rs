@@ -100,8 +100,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let book = open_book(args.book.as_deref())?;
     if matches!(args.by, By::Value) && !book.has_values() {
         return Err(bad(
-            "--by value needs a book with values (format version 2, from `othbook book \
-             evaluate`); this book has none",
+            "--by value needs a book with values (from `othbook book evaluate`, or an \
+             imported Edax or Egaroucid book); this book has none",
         ));
     }
     let min_games = args.min_games.unwrap_or(match args.by {

@@ -2,6 +2,7 @@
 
 use super::common::{bad, threads_arg};
 use super::interrupt::{self, Interrupted};
+use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
@@ -42,9 +43,10 @@ pub struct Args {
     /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV).
     #[arg(required_unless_present = "labels")]
     inputs: Vec<PathBuf>,
-    /// The weight file to write.
+    /// The weight file to write (not `-`: the training report goes to standard output);
+    /// locked while the command runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long, required = true)]
-    out: Option<PathBuf>,
+    out: Option<Output>,
     /// Train on this labels file (from `othbook train label`; - for standard input): alone,
     /// instead of game results; with game files, together with them (--label-weight).
     #[arg(long)]
@@ -110,9 +112,11 @@ struct LabelArgs {
     /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The labels file to write.
+    /// The labels file to write (not `-`: it is saved at checkpoints and read back by
+    /// --resume); locked while the command runs: a second othbook writing it stops at once
+    /// (exit code 75).
     #[arg(short, long)]
-    out: PathBuf,
+    out: Output,
     /// Label every N-th game not held out.
     #[arg(long, default_value_t = LabelOptions::default().every)]
     every: usize,
@@ -161,11 +165,17 @@ struct LabelArgs {
     resume: bool,
 }
 
+/// Why `train label --out` cannot be standard output.
+const LABELS: &str =
+    "the labels are saved at checkpoints and read back by --resume: give a file name";
+
 /// How often `train label` saves the labels it has made so far.
 const LABEL_CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
 
 fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
-    super::common::distinct_files(&args.inputs, &[&args.out])?;
+    let claimed = claim(args.out.require_file("--out", LABELS)?)?;
+    let out_path = claimed.path();
+    super::common::distinct_files(&args.inputs, &[out_path])?;
     super::common::check_hash(args.hash)?;
     let (lo, hi) = args
         .empties
@@ -217,9 +227,9 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
         games.len(),
         start.elapsed().as_secs_f64()
     );
-    let resume = if args.resume && args.out.exists() {
-        let old = label::load(&args.out)?;
-        eprintln!("{} labels kept from {}", old.len(), args.out.display());
+    let resume = if args.resume && out_path.exists() {
+        let old = label::load(out_path)?;
+        eprintln!("{} labels kept from {}", old.len(), out_path.display());
         old
     } else {
         Vec::new()
@@ -236,7 +246,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
             );
         }
         if checkpoint.elapsed() >= LABEL_CHECKPOINT_EVERY {
-            if let Err(e) = label::save(&args.out, labels) {
+            if let Err(e) = label::save(out_path, labels) {
                 checkpoint_error.get_or_insert(e);
             }
             checkpoint = Instant::now();
@@ -254,7 +264,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     })?;
     let labels = run.labels;
     if run.stopped {
-        label::save(&args.out, &labels).map_err(|e| match checkpoint_error {
+        label::save(out_path, &labels).map_err(|e| match checkpoint_error {
             Some(first) => {
                 anyhow::Error::from(e).context(format!("(a checkpoint had failed too: {first})"))
             }
@@ -264,7 +274,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
             "stopped after {} labelled positions, saved in {}: run the same command with \
              --resume to go on",
             labels.len(),
-            args.out.display()
+            out_path.display()
         ))
         .into());
     }
@@ -275,23 +285,23 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
                 "none of the {} games carries a WTHOR theoretical score (WTHOR .wtb files \
                  do); {} was not written",
                 games.len(),
-                args.out.display()
+                out_path.display()
             )
         } else {
             format!(
                 "no position of the {} games was labelled (too few games, --every, --empties \
                  or --limit 0?); {} was not written",
                 games.len(),
-                args.out.display()
+                out_path.display()
             )
         }));
     }
-    label::save(&args.out, &labels)?;
+    label::save(out_path, &labels)?;
     writeln!(
         out,
         "wrote {} labelled positions to {} in {:.1} s",
         labels.len(),
-        args.out.display(),
+        out_path.display(),
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
@@ -302,10 +312,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Some(Command::Label(l)) => return run_label(l, out),
         None => args,
     };
-    let out_path = args.out.clone().ok_or_else(|| bad("--out is required"))?;
+    let out_file = args.out.as_ref().ok_or_else(|| bad("--out is required"))?;
+    let claimed = claim(out_file.require_file("--out", REPORT)?)?;
+    let out_path = claimed.path();
     let mut read_files = args.inputs.clone();
     read_files.extend(args.labels.iter().cloned());
-    super::common::distinct_files(&read_files, &[&out_path])?;
+    super::common::distinct_files(&read_files, &[out_path])?;
     let opts = TrainOptions {
         phase_width: args.phase_width,
         smoothing: args.smoothing,
@@ -352,7 +364,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )?;
         report.eval = eval;
     }
-    report.eval.save(&out_path)?;
+    report.eval.save(out_path)?;
     writeln!(
         out,
         "wrote {} ({} phases) in {:.1} s",

@@ -318,13 +318,13 @@ mod tests {
         assert_eq!(clock_seconds(Duration::from_millis(2600)), 3);
     }
 
-    /// The fault of an engine that cannot start, never answers, or exits at once.
-    fn fault_of(command: &str) -> EngineFault {
+    /// The fault of an engine that cannot start, never answers within `wait`, or exits at once.
+    fn fault_of(command: &str, wait: Duration) -> EngineFault {
         let limits = NboardLimits {
             depth: 4,
             time_per_move: None,
         };
-        match NboardPlayer::spawn(command, limits, Duration::from_millis(300)) {
+        match NboardPlayer::spawn(command, limits, wait) {
             Err(PlayerError::Engine { engine, fault, .. }) => {
                 assert_eq!(engine, command);
                 fault
@@ -336,18 +336,20 @@ mod tests {
 
     #[test]
     fn failures_are_typed() {
+        // Long enough for `true` to have exited on a loaded machine; only `sleep` waits it out.
+        let long = Duration::from_secs(120);
         assert!(matches!(
-            fault_of("/nonexistent/engine x"),
+            fault_of("/nonexistent/engine x", long),
             EngineFault::Start { .. }
         ));
         assert_eq!(
-            fault_of("sleep 100"),
+            fault_of("sleep 100", Duration::from_millis(300)),
             EngineFault::Timeout {
                 asked: "ping 1".into(),
                 waited: Duration::from_millis(300)
             }
         );
-        match fault_of("true") {
+        match fault_of("true", long) {
             EngineFault::Exited { status, .. } | EngineFault::ExitedBefore { status, .. } => {
                 assert!(status.contains("exit status: 0"), "{status}");
             }

@@ -102,9 +102,11 @@ mod tests {
             "alphabeta:time=0.05",
             "expectimax:time=0.05",
         ] {
+            // Searched to the end, the game would take ages: the limit stopped the search. How
+            // soon after 0.05 s depends on the machine's load, so only a hang is checked.
             let t = Instant::now();
             let c = choose(spec, &g);
-            assert!(t.elapsed().as_secs_f64() < 1.0, "{spec}");
+            assert!(t.elapsed().as_secs_f64() < 120.0, "{spec}");
             assert!(Position::START
                 .board
                 .legal_moves()

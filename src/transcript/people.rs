@@ -69,8 +69,16 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Cells of the edit-distance table computed on this thread (tests bound the work).
+    static CELLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// Edit distance between two strings (characters inserted, removed or changed).
 fn distance(a: &[char], b: &[char]) -> usize {
+    #[cfg(test)]
+    CELLS.with(|c| c.set(c.get() + (a.len() * b.len()) as u64));
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
         let mut diag = row[0];
@@ -100,10 +108,14 @@ pub fn closest<'a>(counts: &'a BTreeMap<String, u64>, query: &str, k: usize) -> 
         let d = if folded.contains(&q_text) {
             0
         } else {
+            // Two texts whose lengths differ by more than the limit are farther apart than
+            // it: skipping them bounds the cost by the names' lengths, whatever the query's.
             std::iter::once(folded.as_str())
                 .chain(folded.split(|c: char| !c.is_alphanumeric()))
                 .filter(|w| !w.is_empty())
-                .map(|w| distance(&q, &w.chars().collect::<Vec<_>>()))
+                .map(|w| w.chars().collect::<Vec<_>>())
+                .filter(|w| w.len().abs_diff(q.len()) <= limit)
+                .map(|w| distance(&q, &w))
                 .min()
                 .unwrap_or(usize::MAX)
         };
@@ -135,5 +147,26 @@ mod tests {
         assert_eq!(closest(&m, "murakame", 3), vec!["Takeshi Murakami"]);
         assert_eq!(closest(&m, "Rosse", 3), vec!["Brian Rose"]);
         assert!(closest(&m, "nobodyxyz", 3).is_empty());
+    }
+
+    #[test]
+    fn regression_the_closest_name_search_was_linear_in_a_huge_querys_length_per_name() {
+        // Counted in cells of the edit-distance table, not in time: each name used to cost
+        // the query's length times its own; the cost is now bounded by the names' lengths.
+        let mut m = BTreeMap::new();
+        for i in 0..400 {
+            m.insert(format!("Player Number{i} Somebody"), 1);
+        }
+        let huge = "x".repeat(60_000);
+        CELLS.with(|c| c.set(0));
+        assert!(closest(&m, &huge, 5).is_empty());
+        let cells = CELLS.with(std::cell::Cell::get);
+        assert!(
+            cells < 1_000_000,
+            "{cells} cells for a 60,000-character query"
+        );
+        m.insert("x".repeat(30), 7);
+        let near = format!("{}y", "x".repeat(29));
+        assert_eq!(closest(&m, &near, 5), vec!["x".repeat(30)]);
     }
 }

@@ -6,7 +6,7 @@ use super::raw::{Parsed, RawGame, RawIssue, RawMove, RawResult};
 use super::record::{GameRecord, Location};
 use super::summary::SkipReason;
 use crate::board::{Move, Position, Square};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Header size of every WTHOR file.
@@ -318,21 +318,20 @@ impl NameList {
         Ok(i)
     }
 
-    /// Writes the file if this write added names to it.
-    fn save(&self) -> io::Result<()> {
+    /// The file's new contents, or `None` when this write adds nothing to an existing file.
+    fn contents(&self) -> Option<Vec<u8>> {
         if self.added.is_empty() && !self.existing.is_empty() {
-            return Ok(());
+            return None;
         }
         let count = self.existing.len() / self.size + self.added.len();
-        crate::atomic_file::replace(&self.path, |out| {
-            // `intern` hands out at most 65,536 indices, so the count fits.
-            out.write_all(&header_bytes(0, count as u16, 0, 0))?;
-            out.write_all(&self.existing)?;
-            for n in &self.added {
-                out.write_all(&latin1(n, self.size))?;
-            }
-            Ok(())
-        })
+        let mut out = Vec::with_capacity(HEADER + (count * self.size));
+        // `intern` hands out at most 65,536 indices, so the count fits.
+        out.extend_from_slice(&header_bytes(0, count as u16, 0, 0));
+        out.extend_from_slice(&self.existing);
+        for n in &self.added {
+            out.extend_from_slice(&latin1(n, self.size));
+        }
+        Some(out)
     }
 }
 
@@ -342,6 +341,9 @@ impl NameList {
 /// the folder keep their names. Returns notes on what the format could not hold exactly.
 pub(crate) fn write(games: &[&GameRecord], path: &Path) -> io::Result<Vec<String>> {
     let dir = path.parent().unwrap_or(Path::new(""));
+    // Names are read, added to and written back: another writer in the same folder meanwhile
+    // would lose its names or give ours its indices.
+    let _names_lock = crate::output_lock::lock(&dir.join("WTHOR.JOU"))?;
     let mut players = NameList::open(dir, "WTHOR.JOU", PLAYER)?;
     let mut tournaments = NameList::open(dir, "WTHOR.TRN", TOURNAMENT)?;
     let mut records = Vec::with_capacity(games.len() * RECORD);
@@ -392,18 +394,27 @@ pub(crate) fn write(games: &[&GameRecord], path: &Path) -> io::Result<Vec<String
     // One year per file in WTHOR: the most common one.
     let year = years.iter().max_by_key(|(_, n)| **n).map_or(0, |(y, _)| *y);
     let n1 = u32::try_from(games.len()).map_err(|_| io::Error::other("too many games"))?;
-    // Names first: added names harm no other file, and the games need them.
-    players.save()?;
-    tournaments.save()?;
-    crate::atomic_file::replace(path, |out| {
-        out.write_all(&header_bytes(
-            n1,
-            0,
-            year,
-            if all_theoretical { 24 } else { 0 },
-        ))?;
-        out.write_all(&records)
-    })?;
+    let mut wtb = Vec::with_capacity(HEADER + records.len());
+    wtb.extend_from_slice(&header_bytes(
+        n1,
+        0,
+        year,
+        if all_theoretical { 24 } else { 0 },
+    ));
+    wtb.extend_from_slice(&records);
+    drop(records);
+    let (jou, trn) = (players.contents(), tournaments.contents());
+    // All three files or none: names without their games (a full disk) would be left over,
+    // and games without their names would show the wrong players.
+    let mut files: Vec<(&Path, &[u8])> = Vec::with_capacity(3);
+    if let Some(bytes) = &jou {
+        files.push((&players.path, bytes));
+    }
+    if let Some(bytes) = &trn {
+        files.push((&tournaments.path, bytes));
+    }
+    files.push((path, &wtb));
+    crate::atomic_file::replace_all(&files)?;
     let mut notes = Vec::new();
     if unknown > 0 {
         notes.push(format!(

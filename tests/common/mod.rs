@@ -70,6 +70,9 @@ pub fn othbook_process() -> std::process::Command {
     c
 }
 
+/// A bound for waits that only guards against a hang: no loaded machine takes this long.
+pub const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Runs `othbook ARGS` in `dir`, sends it SIGINT (Ctrl-C) after `after`, and returns its exit
 /// code, standard output and standard error once it has ended.
 #[cfg(target_os = "linux")]
@@ -78,26 +81,77 @@ pub fn interrupted(
     args: &[&str],
     after: std::time::Duration,
 ) -> (Option<i32>, String, String) {
-    signalled(dir, args, after, false)
+    signalled(dir, args, false, |_| {
+        std::thread::sleep(after);
+        true
+    })
 }
 
-/// [`interrupted`] as Ctrl-C at a terminal does it: to othbook's whole process group, the
-/// programs it started included (unless they are in groups of their own).
+/// [`interrupted`] for a run that must have saved some work to `output` when it is stopped:
+/// if `saved(output)` says it had not (a loaded machine may not get as far in `after`), the
+/// output is removed and the run made again with the signal twice as late, until [`HANG`].
 #[cfg(target_os = "linux")]
-pub fn interrupted_at_a_terminal(
+pub fn interrupted_after_work(
     dir: &Path,
     args: &[&str],
     after: std::time::Duration,
+    output: &Path,
+    saved: impl Fn(&Path) -> bool,
 ) -> (Option<i32>, String, String) {
-    signalled(dir, args, after, true)
+    let mut after = after;
+    loop {
+        let run = interrupted(dir, args, after);
+        if saved(output) || after > HANG {
+            return run;
+        }
+        let _ = std::fs::remove_file(output);
+        after *= 2;
+    }
 }
 
+/// Runs `othbook ARGS` in `dir` and, once `ready()` holds (checked every 20 ms, for at most
+/// [`HANG`]), sends it SIGINT; with `terminal`, to its whole process group as Ctrl-C at a
+/// terminal does, the programs it started included (unless they are in groups of their own).
+/// Returns its exit code, standard output and standard error once it has ended. A run that
+/// ends by itself first is not signalled.
+#[cfg(target_os = "linux")]
+pub fn interrupted_when(
+    dir: &Path,
+    args: &[&str],
+    terminal: bool,
+    ready: impl Fn() -> bool,
+) -> (Option<i32>, String, String) {
+    signalled(dir, args, terminal, |child| wait_for(child, ready))
+}
+
+/// Waits until `ready()` holds or `child` has ended; fails after [`HANG`].
+#[cfg(target_os = "linux")]
+fn wait_for(child: &mut std::process::Child, ready: impl Fn() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    loop {
+        if ready() {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("the run was not ready to be stopped within {HANG:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Runs othbook (in a process group of its own if `group`), calls `wait` (whose `false` means
+/// the run has ended and must not be signalled), sends SIGINT to it or its group, and
+/// returns what it gave.
 #[cfg(target_os = "linux")]
 fn signalled(
     dir: &Path,
     args: &[&str],
-    after: std::time::Duration,
     group: bool,
+    wait: impl FnOnce(&mut std::process::Child) -> bool,
 ) -> (Option<i32>, String, String) {
     use std::os::unix::process::CommandExt;
     let mut command = othbook_process();
@@ -110,11 +164,13 @@ fn signalled(
         // Its own group, led by it, so that the signal does not reach the tests.
         command.process_group(0);
     }
-    let child = command.spawn().unwrap();
-    std::thread::sleep(after);
-    let pid = child.id() as i32;
-    // SAFETY: kill(2) on our own child's pid (or the group it leads), not waited for yet.
-    unsafe { libc::kill(if group { -pid } else { pid }, libc::SIGINT) };
+    let mut child = command.spawn().unwrap();
+    if wait(&mut child) {
+        let pid = child.id() as i32;
+        // SAFETY: kill(2) on our own child's pid (or the group it leads), not reaped yet
+        // (`wait` says so), so the pid cannot belong to another process.
+        unsafe { libc::kill(if group { -pid } else { pid }, libc::SIGINT) };
+    }
     let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
@@ -307,4 +363,46 @@ pub fn default_book_without_values(dir: &Path) -> std::path::PathBuf {
     let path = dir.join("no-values.book");
     std::fs::copy(default_without_values(), &path).unwrap();
     path
+}
+
+/// The environment variable that makes a missing outside program a failure instead of a
+/// skipped test (CI sets it: there, every program must be installed).
+pub const REQUIRE_TOOLS: &str = "OTHBOOK_REQUIRE_TOOLS";
+
+/// An outside program a test needs (`program`: a path, or a name looked up in `PATH`), and the
+/// Debian package that installs it. Missing, the test is skipped: a line naming the test, the
+/// program and the package goes to the test output, and `None` comes back for the test to
+/// return; with `OTHBOOK_REQUIRE_TOOLS=1` it fails instead.
+pub fn tool(program: &str, package: &str) -> Option<std::path::PathBuf> {
+    let found = if program.contains('/') {
+        Some(std::path::PathBuf::from(program)).filter(|p| p.is_file())
+    } else {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(program))
+                .find(|p| p.is_file())
+        })
+    };
+    if found.is_some() {
+        return found;
+    }
+    let test = std::thread::current()
+        .name()
+        .filter(|n| *n != "main")
+        .unwrap_or("a test")
+        .to_string();
+    let why = format!("{program} not found; install: apt-get install {package}");
+    assert!(
+        std::env::var(REQUIRE_TOOLS).as_deref() != Ok("1"),
+        "{test}: {why} ({REQUIRE_TOOLS}=1 requires it)"
+    );
+    skipped(&format!("SKIPPED {test}: {why}"));
+    None
+}
+
+/// Writes `line` where `cargo test` shows it: the harness captures what `print!` and
+/// `eprint!` write for a passing test, but not a write to the standard error handle itself.
+fn skipped(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }

@@ -24,7 +24,12 @@ impl TestServer {
     /// Serves `BOOK` with `options` on 127.0.0.1 at a free port.
     pub fn start(options: ServeOptions) -> TestServer {
         let book = Book::open_lazy(BOOK).expect("books/wthor.book opens");
-        let state = Arc::new(AppState::new(book, "wthor.book".into(), options).unwrap());
+        TestServer::start_state(AppState::new(book, "wthor.book".into(), options).unwrap())
+    }
+
+    /// Serves `state` on 127.0.0.1 at a free port.
+    pub fn start_state(state: AppState) -> TestServer {
+        let state = Arc::new(state);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (ready_tx, ready) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -46,9 +51,7 @@ impl TestServer {
             // when the server is dropped: the runtime waits for it a while, then leaves it.
             rt.shutdown_timeout(Duration::from_secs(5));
         });
-        let addr = ready
-            .recv_timeout(Duration::from_secs(10))
-            .expect("server starts");
+        let addr = ready.recv_timeout(super::HANG).expect("server starts");
         TestServer {
             addr,
             stop: Some(stop),
@@ -207,4 +210,28 @@ pub fn base64_decode(text: &str) -> Vec<u8> {
         out.extend_from_slice(&bytes[1..chunk.len()]);
     }
     out
+}
+
+/// Sends `bytes` as they are and reads until the server closes (at most `limit`): the
+/// status (`None`: closed without an answer) and the body after the head.
+pub fn raw(addr: SocketAddr, bytes: &[u8], limit: Duration) -> (Option<u16>, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(limit)).unwrap();
+    // The server may answer and close before it has read everything: not an error here.
+    let _ = s.write_all(bytes);
+    let mut got = Vec::new();
+    if let Err(e) = s.read_to_end(&mut got) {
+        let gone = matches!(
+            e.kind(),
+            std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe
+        );
+        assert!(gone, "no answer and no close within {limit:?}: {e}");
+    }
+    let text = String::from_utf8_lossy(&got).into_owned();
+    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok());
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
 }

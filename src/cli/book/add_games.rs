@@ -4,6 +4,7 @@
 
 use super::output;
 use crate::cli::common::{bad, distinct_files, input_format, unreadable_inputs};
+use crate::cli::output_path::Output;
 use crate::cli::reading::input_progress;
 use anyhow::Result;
 use othbook::transcript::{ingest_each, IngestOptions};
@@ -25,9 +26,10 @@ pub struct Args {
     /// The game files it was built from.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// Write the result here (default: replace BOOK).
+    /// Write the result here (default: replace BOOK); a file, not `-`. The output is locked
+    /// while the command runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
-    output: Option<PathBuf>,
+    output: Option<Output>,
     /// The book was built with --dedupe.
     #[arg(long)]
     dedupe: bool,
@@ -37,8 +39,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let path = output::target(&args.book, args.output.as_ref())?;
-    distinct_files(&args.inputs, &[&path])?;
+    let target = output::target(&args.book, args.output.as_ref())?;
+    let path = target.path();
+    distinct_files(&args.inputs, &[path])?;
     let mut data = output::read(&args.book)?;
     if data.games.is_some() {
         writeln!(
@@ -72,7 +75,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     unreadable_inputs(&summary, "nothing written")?;
     data.attach_games(&games)
         .map_err(|e| bad(format!("{}: {e}", args.book.display())))?;
-    let bytes = output::write(&path, &data)?;
+    let bytes = output::write(path, &data)?;
     writeln!(
         out,
         "{}: {} games added; format version 3, {bytes} bytes",

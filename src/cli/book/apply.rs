@@ -2,6 +2,7 @@
 
 use super::output;
 use crate::cli::common::bad;
+use crate::cli::output_path::Output;
 use anyhow::{Context, Result};
 use othbook::learn::{apply_leaves, book_digest, read_parts, LeafSettings, Parts};
 use std::io::Write;
@@ -21,14 +22,16 @@ pub struct Args {
     /// Parts files written by `book evaluate --shard I/N -o PART`.
     #[arg(required = true)]
     parts: Vec<PathBuf>,
-    /// Write the result here (default: replace BOOK).
+    /// Write the result here (default: replace BOOK); a file, not `-`. The output is locked
+    /// while the command runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
-    output: Option<PathBuf>,
+    output: Option<Output>,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let path = output::target(&args.book, args.output.as_ref())?;
-    crate::cli::common::distinct_files(&args.parts, &[path.as_path()])?;
+    let target = output::target(&args.book, args.output.as_ref())?;
+    let path = target.path();
+    crate::cli::common::distinct_files(&args.parts, &[path])?;
     let mut data = output::read(&args.book)?;
     let digest = book_digest(&data);
     let mut all: Vec<(PathBuf, Parts)> = Vec::with_capacity(args.parts.len());
@@ -82,6 +85,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     let leaves = all.into_iter().flat_map(|(_, p)| p.leaves);
     let report = apply_leaves(&mut data, leaves, &settings);
-    output::write(&path, &data)?;
-    output::summary(out, &path, &data, &report)
+    output::write(path, &data)?;
+    output::summary(out, path, &data, &report)
 }

@@ -4,6 +4,7 @@
 use super::output;
 use crate::cli::common::bad;
 use crate::cli::interrupt::{self, Interrupted};
+use crate::cli::output_path::Output;
 use anyhow::Result;
 use othbook::learn::{default_hash_mb, deviate, DeviateSettings, LeafSettings, SearchRun};
 use std::io::Write;
@@ -26,9 +27,10 @@ Example:\n  othbook book deviate my.book --relative 4 --absolute 8 --depth 12 --
 pub struct Args {
     /// The evaluated book.
     book: PathBuf,
-    /// Write the result here (default: replace BOOK).
+    /// Write the result here (default: replace BOOK); a file, not `-`. The output is locked
+    /// while the command runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
-    output: Option<PathBuf>,
+    output: Option<Output>,
     /// Window around each position's best value, in discs.
     #[arg(long)]
     relative: f64,
@@ -75,7 +77,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let leaf = LeafSettings::new(args.depth, args.exact_from, default_hash_mb(args.depth))
         .map_err(|e| bad(e.to_string()))?;
     let threads = crate::cli::common::threads_arg(args.threads)?;
-    let path = output::target(&args.book, args.output.as_ref())?;
+    let target = output::target(&args.book, args.output.as_ref())?;
+    let path = target.path();
     let mut data = output::read(&args.book)?;
     if data.info.evaluation.is_none() {
         return Err(bad(format!(
@@ -102,7 +105,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 r.rounds, r.added, r.searched
             );
         }
-        if let Err(e) = output::write(&path, d) {
+        if let Err(e) = output::write(path, d) {
             failed.get_or_insert(e);
             stop.store(true, Ordering::Relaxed);
         }
@@ -112,13 +115,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         return Err(e);
     }
     let relinked = data.relink();
-    output::write(&path, &data)?;
+    output::write(path, &data)?;
     writeln!(
         out,
         "{} rounds, {} positions added, {} leaves searched",
         report.rounds, report.added, report.searched
     )?;
-    output::summary(out, &path, &data, &relinked)?;
+    output::summary(out, path, &data, &relinked)?;
     if report.stopped {
         out.flush()?;
         return Err(Interrupted(

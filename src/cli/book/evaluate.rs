@@ -4,6 +4,7 @@
 use super::output;
 use crate::cli::common::bad;
 use crate::cli::interrupt::{self, Interrupted};
+use crate::cli::output_path::{claim, Claimed, Output};
 use anyhow::{Context, Result};
 use dashmap::DashMap;
 use othbook::book::key::Key;
@@ -31,8 +32,10 @@ pub struct Args {
     /// The book.
     book: PathBuf,
     /// Write the evaluated book here (default: replace BOOK); with --shard, the parts file.
+    /// A file, not `-`. The output is locked
+    /// while the command runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
-    output: Option<PathBuf>,
+    output: Option<Output>,
     /// Leaf search depth in plies.
     #[arg(long, default_value_t = 12)]
     depth: u32,
@@ -63,8 +66,8 @@ pub struct Args {
 
 /// Where the results go.
 enum Target {
-    Book(PathBuf),
-    Parts(PathBuf, Shard),
+    Book(Claimed),
+    Parts(Claimed, Shard),
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -83,8 +86,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             ))
         }
         (Some(s), Some(o)) => {
-            crate::cli::common::distinct_files(std::slice::from_ref(&args.book), &[o.as_path()])?;
-            Target::Parts(o.clone(), s)
+            let o = o.require_file(
+                "-o",
+                "the parts file is saved at checkpoints and read back: it must be a file",
+            )?;
+            crate::cli::common::distinct_files(std::slice::from_ref(&args.book), &[o])?;
+            Target::Parts(claim(o)?, s)
         }
         (None, o) => Target::Book(output::target(&args.book, o.as_ref())?),
     };
@@ -146,12 +153,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Target::Book(path) = &target {
         let mut final_data = data.clone();
         let report = apply_leaves(&mut final_data, results_of(&results), &settings);
-        output::summary(out, path, &final_data, &report)?;
+        output::summary(out, path.path(), &final_data, &report)?;
     } else if let Target::Parts(path, s) = &target {
         writeln!(
             out,
             "{}: shard {s}, {} leaves",
-            path.display(),
+            path.path().display(),
             results.len()
         )?;
     }
@@ -203,11 +210,13 @@ fn save(
 ) -> Result<()> {
     match target {
         Target::Book(path) => {
+            let path = path.path();
             let mut d = data.clone();
             apply_leaves(&mut d, results_of(results), settings);
             output::write(path, &d)?;
         }
         Target::Parts(path, shard) => {
+            let path = path.path();
             let parts = Parts {
                 digest,
                 depth: settings.depth(),
@@ -234,6 +243,7 @@ fn resume(
 ) -> Result<usize> {
     match target {
         Target::Parts(path, shard) => {
+            let path = path.path();
             if !path.exists() {
                 return Ok(0);
             }
@@ -253,6 +263,7 @@ fn resume(
             }
         }
         Target::Book(path) => {
+            let path = path.path();
             // In place, the book's own leaves already count as done; a --refresh run cannot
             // tell refreshed leaves from old ones in a book, so it starts again.
             if !path.exists() || from_book_off {

@@ -3,6 +3,7 @@
 
 use super::output;
 use crate::cli::common::bad;
+use crate::cli::output_path::{claim, Output};
 use anyhow::Result;
 use othbook::book::interop::{
     export_edax, export_edax_text, export_egaroucid, write_file, MAX_LEVEL,
@@ -29,7 +30,8 @@ Values, links (every legal move into the book) and leaves come from the book's v
 rounded to whole discs; wins, draws and losses from the games, for the side to move; lines = \
 games; a leaf's level is its search depth, at most 60 (docs/interop.md).\n\n\
 Examples:\n  othbook book export books/wthor.book --to edax -o book.dat\n  \
-othbook book export books/wthor.book --to egaroucid -o book.egbk3"
+othbook book export books/wthor.book --to egaroucid -o book.egbk3\n  \
+othbook book export books/wthor.book --to edax-text -o - | head"
 )]
 pub struct Args {
     /// The evaluated book.
@@ -37,13 +39,21 @@ pub struct Args {
     /// The format to write.
     #[arg(long, value_enum)]
     to: To,
-    /// The file to write.
+    /// The file to write; `-` writes to standard output (the summary then goes to standard
+    /// error). A file is locked while the command runs: a second othbook writing it stops at
+    /// once with exit code 75.
     #[arg(short, long)]
-    output: PathBuf,
+    output: Output,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    crate::cli::common::distinct_files(std::slice::from_ref(&args.book), &[args.output.as_path()])?;
+    let file = match args.output.file() {
+        Some(p) => {
+            crate::cli::common::distinct_files(std::slice::from_ref(&args.book), &[p])?;
+            Some(claim(p)?)
+        }
+        None => None,
+    };
     let data = output::read(&args.book)?;
     if data.info.evaluation.is_none() {
         return Err(bad(format!(
@@ -56,18 +66,28 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         To::Egaroucid => export_egaroucid(&data),
         To::EdaxText => export_edax_text(&data),
     };
-    write_file(&args.output, &bytes)?;
+    let mut stderr = std::io::stderr();
+    let summary: &mut dyn Write = match &file {
+        Some(f) => {
+            write_file(f.path(), &bytes)?;
+            out
+        }
+        None => {
+            out.write_all(&bytes)?;
+            &mut stderr
+        }
+    };
     writeln!(
-        out,
+        summary,
         "{}: {} positions written, {} left out (no value), {} bytes",
-        args.output.display(),
+        args.output,
         report.positions,
         report.without_value,
         bytes.len()
     )?;
     if report.capped > 0 {
         writeln!(
-            out,
+            summary,
             "note: {} leaves searched deeper than {MAX_LEVEL} plies are written as level \
              {MAX_LEVEL}",
             report.capped

@@ -1,6 +1,7 @@
 //! `othbook book fix`: checks every leaf against the book's moves and negamaxes again.
 
 use super::output;
+use crate::cli::output_path::Output;
 use anyhow::Result;
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,13 +16,15 @@ Example:\n  othbook book fix merged.book"
 pub struct Args {
     /// The book.
     book: PathBuf,
-    /// Write the result here (default: replace BOOK).
+    /// Write the result here (default: replace BOOK); a file, not `-`. The output is locked
+    /// while the command runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
-    output: Option<PathBuf>,
+    output: Option<Output>,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let path = output::target(&args.book, args.output.as_ref())?;
+    let target = output::target(&args.book, args.output.as_ref())?;
+    let path = target.path();
     let mut data = output::read(&args.book)?;
     if data.info.evaluation.is_none() {
         writeln!(
@@ -32,7 +35,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         return Ok(());
     }
     let report = data.relink();
-    output::write(&path, &data)?;
+    output::write(path, &data)?;
     if report.stale > 0 {
         writeln!(
             out,
@@ -40,5 +43,5 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             report.stale
         )?;
     }
-    output::summary(out, &path, &data, &report)
+    output::summary(out, path, &data, &report)
 }

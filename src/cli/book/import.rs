@@ -2,6 +2,7 @@
 //! `.egbk3`, `.egbk2`) read into an othbook book with values, so that every othbook query opens it.
 
 use super::output;
+use crate::cli::output_path::{claim, Output, BOOK};
 use anyhow::Result;
 use othbook::book::interop::import_file;
 use othbook::book::RelinkReport;
@@ -23,15 +24,18 @@ Example:\n  othbook book import book.dat -o edax.book && othbook explore --book 
 pub struct Args {
     /// The foreign book.
     file: PathBuf,
-    /// The othbook book to write.
+    /// The othbook book to write (a file, not `-`; locked while the command runs: a second
+    /// othbook writing it stops at once with exit code 75).
     #[arg(short, long)]
-    output: PathBuf,
+    output: Output,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    crate::cli::common::distinct_files(std::slice::from_ref(&args.file), &[args.output.as_path()])?;
+    let output = args.output.require_file("-o", BOOK)?;
+    crate::cli::common::distinct_files(std::slice::from_ref(&args.file), &[output])?;
+    let output = claim(output)?;
     let (data, report) = import_file(&args.file)?;
-    output::write(&args.output, &data)?;
+    output::write(output.path(), &data)?;
     writeln!(
         out,
         "{}: {} positions, {} links read",
@@ -111,5 +115,5 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             .count() as u64,
         stale: report.stale,
     };
-    output::summary(out, &args.output, &data, &relink)
+    output::summary(out, output.path(), &data, &relink)
 }

@@ -1,19 +1,22 @@
 //! What `book evaluate`, `apply`, `fix` and `deviate` share: the output path, writing an
 //! evaluated book, and the summary line.
 
+use crate::cli::output_path::{claim, Claimed, Output, BOOK};
 use anyhow::{Context, Result};
 use othbook::book::{board_of, write_book, Book, BookData, RelinkReport};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// The book to write: `-o` if given, else the input itself (replaced atomically).
-pub fn target(input: &Path, output: Option<&PathBuf>) -> Result<PathBuf> {
+/// The book to write, held for the run: `-o` if given (a file: a book cannot be a stream),
+/// else the input itself (replaced atomically).
+pub fn target(input: &Path, output: Option<&Output>) -> Result<Claimed> {
     match output {
         Some(o) => {
-            super::super::common::distinct_files(&[input.to_path_buf()], &[o.as_path()])?;
-            Ok(o.clone())
+            let o = o.require_file("-o", BOOK)?;
+            super::super::common::distinct_files(&[input.to_path_buf()], &[o])?;
+            claim(o)
         }
-        None => Ok(input.to_path_buf()),
+        None => claim(input),
     }
 }
 

@@ -2,6 +2,7 @@
 //! with the root driver and the threads around it. Each file uses only files listed before
 //! it here:
 //!
+//! - [`move_array`]: the fixed-capacity stack list every move list is made of;
 //! - [`threads`]: shared state, one worker per thread, busy marks, polling;
 //! - [`cutoffs`]: table, enhanced transposition and stability cutoffs;
 //! - [`ordering`]: move lists and their midgame and endgame keys;

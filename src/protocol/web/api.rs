@@ -8,7 +8,7 @@ use super::games;
 use super::params::{self, RawParams, Target};
 use super::AppState;
 use crate::board::format_moves;
-use crate::book::games::{GameSelection, PositionGames};
+use crate::book::games::{GameSelection, GameTableError, PositionGames};
 use crate::book::{BookError, GameTable};
 use crate::engine::{Engine, EngineOptions};
 use crate::review::{review_stoppable, Effort, ReviewError, ReviewInput, ReviewOptions};
@@ -53,17 +53,36 @@ pub enum ApiError {
     /// not cached.
     #[error("the client hung up: its search was stopped")]
     HungUp,
-    /// The book's data is damaged (500).
-    #[error(transparent)]
-    Book(#[from] BookError),
-    /// Something failed that the request did not cause (500).
-    #[error("internal error: {0}")]
+    /// The book's data is damaged (500). The client learns the book's file name only; the
+    /// detail (which may hold the server's paths) goes to the server's log.
+    #[error("the book {book} is damaged or unreadable: this query cannot be answered")]
+    Book { book: String, detail: BookError },
+    /// Something failed that the request did not cause (500). The detail goes to the
+    /// server's log, never to the client.
+    #[error("internal error: the server could not answer this request")]
     Internal(String),
 }
 
 impl ApiError {
     pub fn bad(param: &'static str, reason: String) -> ApiError {
         ApiError::BadParam { param, reason }
+    }
+
+    /// `e` from the book named `book` (its file name, as clients know it).
+    pub fn book(book: &str, detail: BookError) -> ApiError {
+        ApiError::Book {
+            book: book.to_string(),
+            detail,
+        }
+    }
+
+    /// Writes what the client is not told on stderr, the server's log.
+    fn log(&self) {
+        match self {
+            ApiError::Book { detail, .. } => eprintln!("othbook: serve: {detail}"),
+            ApiError::Internal(detail) => eprintln!("othbook: serve: internal error: {detail}"),
+            _ => {}
+        }
     }
 
     fn status(&self) -> StatusCode {
@@ -73,7 +92,7 @@ impl ApiError {
             ApiError::NoGameTable | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy | ApiError::HungUp => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Book(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Book { .. } | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -88,6 +107,7 @@ struct ErrorBody<'a> {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        self.log();
         let status = self.status();
         let param = match &self {
             ApiError::BadParam { param, .. } => Some(*param),
@@ -139,13 +159,33 @@ fn json_bytes(bytes: Arc<[u8]>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], bytes.to_vec()).into_response()
 }
 
-/// Runs `work` on the blocking pool; its panic becomes a 500 for this request.
+/// Runs `work` on the blocking pool, never on the threads that answer every request, with
+/// a slot of the server's work limit (waited for at most the queue wait, then 503): no
+/// number of slow requests can take more threads than that. The slot goes with the work,
+/// so that a client that hangs up does not free it before the work is done. A panic in the
+/// work becomes a 500 for this request.
 async fn blocking<T: Send + 'static>(
+    s: &AppState,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
+    let slot = tokio::time::timeout(s.options.queue_wait, s.work.clone().acquire_owned())
         .await
-        .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
+        .map_err(|_| ApiError::Busy)?
+        .map_err(|_| ApiError::Busy)?;
+    tokio::task::spawn_blocking(move || {
+        let answer = work();
+        drop(slot);
+        answer
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("the request's work failed: {e}")))?
+}
+
+/// The query parameters, parsed and their lengths checked.
+fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawParams, ApiError> {
+    let Query(p) = q?;
+    p.check_lengths()?;
+    Ok(p)
 }
 
 /// The stop flag of a request's search, set when the request's future is dropped: hyper
@@ -194,6 +234,15 @@ fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
     serde_json::to_vec(value)
         .map(Arc::from)
         .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// A damaged game table, as the client may see it.
+fn table_error(s: &AppState, source: GameTableError) -> ApiError {
+    let detail = BookError::GameTable {
+        path: s.book_name.clone(),
+        source,
+    };
+    ApiError::book(&s.book_name, detail)
 }
 
 fn game_table(s: &AppState) -> Result<&GameTable, ApiError> {
@@ -248,7 +297,7 @@ pub async fn explore(
     State(s): Shared,
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(p) = q?;
+    let p = query(q)?;
     let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
     let depth = params::depth(p.depth, s.options.max_depth)?;
     let filter = params::filter(&p)?;
@@ -260,10 +309,9 @@ pub async fn explore(
     if let Some(hit) = s.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    let selection = match &filter {
-        Some(f) => Some(params::selection(f, game_table(&s)?)?),
-        None => None,
-    };
+    if filter.is_some() {
+        game_table(&s)?;
+    }
     let permit = match depth {
         Some(_) => Some(search_slot(&s).await?),
         None => None,
@@ -272,7 +320,7 @@ pub async fn explore(
     let hang_up = StopOnHangUp::new();
     let stop = hang_up.flag();
     let st = s.clone();
-    let bytes = blocking(move || {
+    let bytes = blocking(&s, move || {
         let scores = match depth {
             Some(d) => explore::search(&t.pos, d, st.options.hash_mb, &stop)
                 .map_err(|e| ApiError::Internal(e.to_string()))?,
@@ -280,8 +328,8 @@ pub async fn explore(
         };
         drop(permit);
         not_stopped(&stop)?;
-        let filtered = match &selection {
-            Some(sel) => Some(filtered(&st, &t, sel)?),
+        let filtered = match &filter {
+            Some(f) => Some(filtered(&st, &t, &params::selection(f, game_table(&st)?)?)?),
             None => None,
         };
         let answer = explore::answer(
@@ -290,7 +338,8 @@ pub async fn explore(
             scores.as_ref(),
             depth.is_some(),
             filtered.as_ref(),
-        )?;
+        )
+        .map_err(|e| ApiError::book(&st.book_name, e))?;
         to_json(&answer)
     })
     .await?;
@@ -309,10 +358,7 @@ fn filtered(s: &AppState, t: &Target, sel: &GameSelection) -> Result<PositionGam
             Some(sel),
             u64::from(info.options.min_games),
         )
-        .map_err(|source| BookError::GameTable {
-            path: s.book_name.clone(),
-            source,
-        })?;
+        .map_err(|source| table_error(s, source))?;
     Ok(found)
 }
 
@@ -320,7 +366,7 @@ pub async fn games(
     State(s): Shared,
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(p) = q?;
+    let p = query(q)?;
     let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
     if p.depth.is_some() {
         return Err(ApiError::bad(
@@ -338,20 +384,17 @@ pub async fn games(
     if let Some(hit) = s.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    let table_ok = game_table(&s)?;
-    let selection = match &filter {
-        Some(f) => Some(params::selection(f, table_ok)?),
-        None => None,
-    };
+    game_table(&s)?;
     let st = s.clone();
-    let bytes = blocking(move || {
+    let bytes = blocking(&s, move || {
         let table = game_table(&st)?;
+        let selection = match &filter {
+            Some(f) => Some(params::selection(f, table)?),
+            None => None,
+        };
         let found = table
             .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
-            .map_err(|source| BookError::GameTable {
-                path: st.book_name.clone(),
-                source,
-            })?;
+            .map_err(|source| table_error(&st, source))?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),
@@ -384,17 +427,31 @@ pub async fn review_get(
     State(s): Shared,
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(p) = q?;
+    let p = query(q)?;
     let moves = p
         .moves
         .ok_or_else(|| ApiError::bad("moves", "give the game's moves".into()))?;
     reviewed(s, moves, p.position, p.depth).await
 }
 
+/// Longest time a request's body may take to arrive (a client sending it a byte at a time
+/// holds a connection): 408 after it.
+const BODY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 pub async fn review_post(
     State(s): Shared,
-    body: Result<Json<ReviewBody>, JsonRejection>,
+    request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
+    use axum::extract::FromRequest;
+    let body = tokio::time::timeout(BODY_WAIT, Json::<ReviewBody>::from_request(request, &()))
+        .await
+        .map_err(|_| ApiError::Rejected {
+            status: StatusCode::REQUEST_TIMEOUT,
+            reason: format!(
+                "the request's body did not arrive within {} s",
+                BODY_WAIT.as_secs()
+            ),
+        })?;
     let Json(b) = body?;
     reviewed(s, b.moves, b.position, b.depth).await
 }
@@ -429,7 +486,7 @@ async fn reviewed(
     let hang_up = StopOnHangUp::new();
     let stop = hang_up.flag();
     let st = s.clone();
-    let bytes = blocking(move || {
+    let bytes = blocking(&s, move || {
         let engine = Engine::try_new(EngineOptions {
             threads: 1,
             hash_mb: st.options.hash_mb,

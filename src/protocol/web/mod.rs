@@ -8,11 +8,13 @@
 mod api;
 mod assets;
 mod cache;
+mod conn;
 mod explore;
 mod games;
 mod params;
 
 pub use api::ApiError;
+pub use conn::HEAD_TIMEOUT;
 
 use crate::book::{Book, GameTable};
 use axum::extract::DefaultBodyLimit;
@@ -43,7 +45,12 @@ pub struct ServeOptions {
     cache_entries: usize,
     /// Transposition table of each search, in MB.
     hash_mb: usize,
+    /// Connections open at once; more get 503.
+    max_connections: usize,
 }
+
+/// Connections open at once unless [`ServeOptions::with_max_connections`] says otherwise.
+pub const MAX_CONNECTIONS: usize = 1024;
 
 /// A limit out of range in [`ServeOptions::new`].
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -79,6 +86,7 @@ impl ServeOptions {
             queue_wait: Duration::from_secs(20),
             cache_entries,
             hash_mb: 16,
+            max_connections: MAX_CONNECTIONS,
         })
     }
 
@@ -86,6 +94,15 @@ impl ServeOptions {
     #[must_use]
     pub fn with_queue_wait(self, queue_wait: Duration) -> ServeOptions {
         ServeOptions { queue_wait, ..self }
+    }
+
+    /// The same options with another cap on open connections (at least 1).
+    #[must_use]
+    pub fn with_max_connections(self, max_connections: usize) -> ServeOptions {
+        ServeOptions {
+            max_connections: max_connections.max(1),
+            ..self
+        }
     }
 
     /// The deepest search a request may ask for.
@@ -112,8 +129,13 @@ pub struct AppState {
     games: Option<GameTable>,
     options: ServeOptions,
     searches: Arc<Semaphore>,
+    /// Slots of work on the blocking pool (book queries and searches alike).
+    work: Arc<Semaphore>,
     cache: Cache,
 }
+
+/// Book queries on the blocking pool at once, beside the searches: more wait for a slot.
+const QUERY_THREADS: usize = 8;
 
 impl AppState {
     /// The state for `book`, named `book_name` to clients; reads its game table once.
@@ -128,10 +150,31 @@ impl AppState {
             book_name,
             games,
             searches: Arc::new(Semaphore::new(options.max_searches)),
+            work: Arc::new(Semaphore::new(options.max_searches + QUERY_THREADS)),
             cache: Cache::new(options.cache_entries),
             options,
         })
     }
+}
+
+/// The warning `serve` prints when it listens on `addr` and `addr` is not a loopback
+/// address: other machines can then reach the explorer, which has no authentication.
+#[must_use]
+pub fn network_warning(addr: &std::net::SocketAddr) -> Option<String> {
+    let ip = addr.ip().to_canonical();
+    if ip.is_loopback() {
+        return None;
+    }
+    let reach = if ip.is_unspecified() {
+        "every network this machine is on"
+    } else {
+        "the network"
+    };
+    Some(format!(
+        "othbook: warning: listening on {addr}: the explorer is open to {reach}, with no \
+         authentication (anyone who reaches it can query the book and run searches); \
+         --addr 127.0.0.1:PORT keeps it on this machine"
+    ))
 }
 
 /// The whole application: the page, its assets and the API.
@@ -149,6 +192,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/style.css", get(assets::style))
         .nest("/api/v1", api)
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
 }
@@ -160,7 +204,32 @@ pub async fn serve(
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let max_connections = state.options.max_connections;
+    conn::serve(listener, router(state), max_connections, shutdown).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_addresses_listen_without_a_warning() {
+        for quiet in [
+            "127.0.0.1:8080",
+            "127.1.2.3:80",
+            "[::1]:8080",
+            "[::ffff:127.0.0.1]:80",
+        ] {
+            assert_eq!(network_warning(&quiet.parse().unwrap()), None, "{quiet}");
+        }
+        for open in [
+            "0.0.0.0:8080",
+            "[::]:8080",
+            "192.168.1.5:80",
+            "[2001:db8::1]:80",
+        ] {
+            let w = network_warning(&open.parse().unwrap()).unwrap_or_default();
+            assert!(w.contains("open to"), "{open}: {w}");
+        }
+    }
 }

@@ -11,6 +11,10 @@ use serde::Deserialize;
 /// Longest move string accepted: a game has at most 60 moves and some passes, written with
 /// separators.
 const MAX_MOVES_TEXT: usize = 400;
+/// Longest text accepted for the other parameters: a board is 66 characters, names of
+/// players and events a few dozen. Checked before any work, so that no text can make a
+/// search (such as the closest names to an unknown one) costly.
+pub const MAX_TEXT: usize = 200;
 /// Most games one request may list.
 pub const MAX_LIMIT: usize = 500;
 
@@ -31,6 +35,44 @@ pub struct RawParams {
     pub offset: Option<usize>,
 }
 
+impl RawParams {
+    /// Every text parameter within its length limit ([`text_limit`]).
+    pub fn check_lengths(&self) -> Result<(), ApiError> {
+        let texts = [
+            ("moves", &self.moves),
+            ("position", &self.position),
+            ("player", &self.player),
+            ("color", &self.color),
+            ("years", &self.years),
+            ("event", &self.event),
+        ];
+        for (param, text) in texts {
+            text_limit(param, text.as_deref())?;
+        }
+        Ok(())
+    }
+}
+
+/// `text` of parameter `param` within its length limit: 400 characters for `moves`,
+/// [`MAX_TEXT`] for every other. The one check of every text a client sends (query
+/// parameters and the review's body alike).
+pub fn text_limit(param: &'static str, text: Option<&str>) -> Result<(), ApiError> {
+    let limit = if param == "moves" {
+        MAX_MOVES_TEXT
+    } else {
+        MAX_TEXT
+    };
+    let Some(text) = text else { return Ok(()) };
+    let chars = text.chars().count();
+    if chars > limit {
+        return Err(ApiError::bad(
+            param,
+            format!("{chars} characters is too long (at most {limit})"),
+        ));
+    }
+    Ok(())
+}
+
 /// A position asked about: where the line starts, the line (passes it implies included),
 /// and where it ends.
 #[derive(Clone, Debug)]
@@ -46,6 +88,8 @@ pub struct Target {
 impl Target {
     /// `position` (OBF, 64 squares then X or O; default the start) then `moves`.
     pub fn parse(position: Option<&str>, moves: Option<&str>) -> Result<Target, ApiError> {
+        text_limit("position", position)?;
+        text_limit("moves", moves)?;
         let start = match position.map(str::trim).filter(|p| !p.is_empty()) {
             Some(text) => text
                 .parse::<Position>()
@@ -53,15 +97,6 @@ impl Target {
             None => Position::START,
         };
         let text = moves.unwrap_or("");
-        if text.len() > MAX_MOVES_TEXT {
-            return Err(ApiError::bad(
-                "moves",
-                format!(
-                    "{} characters is too long for a game (at most {MAX_MOVES_TEXT})",
-                    text.len()
-                ),
-            ));
-        }
         let list = parse_moves(text).map_err(|e| ApiError::bad("moves", e.to_string()))?;
         let replay = start
             .replay(list)
@@ -184,6 +219,32 @@ mod tests {
             bad_param(Target::parse(None, Some(&"f5".repeat(201)))),
             "moves"
         );
+    }
+
+    #[test]
+    fn every_text_parameter_is_bounded() {
+        let long = Some("x".repeat(MAX_TEXT + 1));
+        let fine = Some("x".repeat(MAX_TEXT));
+        let set = |name: &str, v: &Option<String>| {
+            let mut p = RawParams::default();
+            match name {
+                "position" => p.position.clone_from(v),
+                "player" => p.player.clone_from(v),
+                "color" => p.color.clone_from(v),
+                "years" => p.years.clone_from(v),
+                _ => p.event.clone_from(v),
+            }
+            p
+        };
+        for name in ["position", "player", "color", "years", "event"] {
+            assert_eq!(bad_param(set(name, &long).check_lengths()), name);
+            assert!(set(name, &fine).check_lengths().is_ok(), "{name}");
+        }
+        let moves = RawParams {
+            moves: Some("f5".repeat(201)),
+            ..RawParams::default()
+        };
+        assert_eq!(bad_param(moves.check_lengths()), "moves");
     }
 
     fn format_moves_of(t: &Target) -> String {
