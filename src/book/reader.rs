@@ -299,7 +299,8 @@ impl Book {
         }
     }
 
-    /// The format version of the file (1: no values, 2: with values).
+    /// The format version of the file (1: no values, 2: with values, 3: with a game table,
+    /// values or not: see [`Book::has_values`]).
     #[must_use]
     pub fn version(&self) -> u32 {
         self.header.version()

@@ -156,7 +156,7 @@ pub struct Args {
     /// players of `othbook teach` have them.
     #[arg(long, default_value = "pvs")]
     algo: String,
-    /// Opening book to probe before searching (default: books/wthor.book when present).
+    /// Opening book to probe before searching (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree, when there is one).
     #[arg(long, conflicts_with = "no_book")]
     book: Option<PathBuf>,
     /// Do not probe the opening book.

@@ -46,7 +46,7 @@ pub struct Args {
     /// Start from this position: 64 characters (X black, O white, - empty) then X or O.
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
-    /// The book (default: books/wthor.book).
+    /// The book (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree).
     #[arg(long)]
     book: Option<PathBuf>,
     /// Also score every legal move with the engine searched this many plies deep (1-60;

@@ -32,7 +32,7 @@ pub struct Args {
     /// The position: 64 characters (X black, O white, - empty) then X or O.
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
-    /// The book (default: books/wthor.book).
+    /// The book (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree).
     #[arg(long)]
     book: Option<PathBuf>,
     /// Games listed, most recent first (0: all) [default: 20; with --to, all].

@@ -109,7 +109,7 @@ enum Command {
     /// Fixed searches: node-count signature and nodes per second.
     /// Example: othbook bench
     Bench(bench::Args),
-    /// Read game collections (.gam, WTHOR, GGF, PGN, move lists, CSV): stats and conversion.
+    /// Read game collections (.gam, WTHOR, GGF, PGN, move lists, CSV): stats, conversion, players, events, and a book's games (find).
     /// Example: othbook games stats ../shared/data/logbook/logbook.gam.gz
     Games(games::Args),
     /// Show a position's games and results and every next move in the book.
@@ -130,7 +130,7 @@ enum Command {
     /// Merge books built with the same options.
     /// Example: othbook merge a.book b.book -o ab.book
     Merge(merge::Args),
-    /// A book's values: evaluate (search leaves, negamax), apply shards, fix.
+    /// A book's values and other programs' books: evaluate, deviate, apply shards, fix, add-games, import, export.
     /// Example: othbook book evaluate my.book --depth 12
     Book(book::Args),
     /// Show a book's header, counts, sources and build options.

@@ -31,7 +31,7 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Opening book consulted before searching (default: books/wthor.book when present).
+    /// Opening book consulted before searching (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree, when there is one).
     #[arg(long, conflicts_with = "no_book")]
     book: Option<std::path::PathBuf>,
     /// Search every position, without the book.

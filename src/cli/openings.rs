@@ -21,7 +21,7 @@ Examples:\n  othbook openings\n  othbook openings tiger\n  othbook openings rose
 pub struct Args {
     /// Only openings whose name contains this (case ignored).
     name: Option<String>,
-    /// The book whose games are counted (default: books/wthor.book).
+    /// The book whose games are counted (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree).
     #[arg(long)]
     book: Option<PathBuf>,
     /// Output style.

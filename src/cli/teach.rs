@@ -47,7 +47,8 @@ struct Common {
     /// Seed of robot boards, random openings and unseeded random players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Random plies before the players take over (default: 4 for othello, else 0).
+    /// Random plies before the players take over (default: 4 for othello in match and
+    /// tournament; 0 in show and for the other games).
     #[arg(long)]
     opening: Option<u32>,
 }

@@ -45,7 +45,7 @@ othbook top --plies 6 --limit 5 --by score --format tsv"
 pub struct Args {
     /// Only lines that start with these moves (any orientation), e.g. `f5d6` or `f5 d6`.
     moves: Vec<String>,
-    /// The book (default: books/wthor.book).
+    /// The book (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree).
     #[arg(long)]
     book: Option<PathBuf>,
     /// Length of the lines, in plies (passes count), the starting moves included.

@@ -1,6 +1,6 @@
 //! `othbook book`: the book's values: `evaluate` (search leaves, in shards if asked),
 //! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines);
-//! and other programs' books: `import` and `export` (Edax book.dat).
+//! and other programs' books: `import` and `export` (Edax binary and text, Egaroucid).
 
 mod add_games;
 mod apply;
@@ -35,13 +35,13 @@ enum Command {
     /// Check leaves against the book's moves and negamax again (after a merge or an import).
     /// Example: othbook book fix my.book
     Fix(fix::Args),
-    /// Read another program's book (Edax book.dat) into an othbook book with values.
+    /// Read another program's book (Edax book.dat or text, Egaroucid .egbk3/.egbk2) into an othbook book with values.
     /// Example: othbook book import book.dat -o edax.book
     Import(import::Args),
     /// Give a book written before format version 3 the table of its games (values kept).
     /// Example: othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb
     AddGames(add_games::Args),
-    /// Write an evaluated book in another program's format (Edax book.dat).
+    /// Write an evaluated book in another program's format (Edax book.dat or text, Egaroucid .egbk3).
     /// Example: othbook book export my.book --to edax -o book.dat
     Export(export::Args),
 }

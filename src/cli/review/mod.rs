@@ -64,7 +64,7 @@ pub struct Args {
     /// Loss thresholds in discs of the marks inaccuracy, mistake and blunder.
     #[arg(long, value_name = "I,M,B", default_value = "2,4,8")]
     marks: String,
-    /// Opening book (default: books/wthor.book when present).
+    /// Opening book (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the data folder or in the source tree, when there is one).
     #[arg(long, conflicts_with = "no_book")]
     book: Option<PathBuf>,
     /// Do not consult an opening book.
