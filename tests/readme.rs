@@ -105,7 +105,10 @@ fn tour() -> Vec<Step> {
                 }
             }
             "text" => {
-                assert_eq!(last_lang, "sh", "an output block must follow a command block");
+                assert_eq!(
+                    last_lang, "sh",
+                    "an output block must follow a command block"
+                );
                 let step = steps.last_mut().expect("output before any command");
                 step.shown = Some(b.text);
             }
@@ -130,13 +133,16 @@ fn clone_like(root: &Path) -> PathBuf {
 #[test]
 fn the_readme_starts_with_the_two_commands_and_ci_runs_the_second() {
     let text = readme();
-    let first = blocks(&text).into_iter().next().expect("README.md has no block");
+    let first = blocks(&text)
+        .into_iter()
+        .next()
+        .expect("README.md has no block");
     assert_eq!(
         first.text,
         "cargo run --release -- explore f5\ncargo test --release\n"
     );
-    let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run"))
-        .unwrap();
+    let ci =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
     assert!(
         ci.lines().any(|l| l.trim() == "cargo test --release"),
         ".ci/run must call exactly the README's test command"
@@ -187,6 +193,9 @@ fn the_readme_parser_reads_quotes_comments_and_output_blocks() {
     );
     let b = blocks("x\n```sh\nothbook a\n```\n\n```text\nout\n```\n");
     assert_eq!(b.len(), 2);
-    assert_eq!((b[0].lang.as_str(), b[0].text.as_str()), ("sh", "othbook a\n"));
+    assert_eq!(
+        (b[0].lang.as_str(), b[0].text.as_str()),
+        ("sh", "othbook a\n")
+    );
     assert_eq!((b[1].lang.as_str(), b[1].text.as_str()), ("text", "out\n"));
 }
