@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::web::{interrupt, request, serve_book_process, wait_until, StderrLog, BOOK};
+use common::web::{
+    interrupt, request, serve_book_process, wait_until, KillOnPanic, StderrLog, BOOK,
+};
 use othbook::book::Book;
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -68,6 +70,7 @@ fn regression_a_rebuilt_book_needed_a_restart_of_serve() {
     assert_ne!(small_positions, big_positions);
     let (mut child, addr, out) = serve_book_process(served.to_str().unwrap(), "127.0.0.1:0");
     let log = StderrLog::take(&mut child);
+    let _guard = KillOnPanic(child.id());
     assert_eq!(positions(addr), big_positions);
     assert_eq!(answers(addr), book_answers(Path::new(BOOK)));
     // A rebuild as `build -o` does it: a new file renamed over the served one.
@@ -90,6 +93,7 @@ fn regression_a_book_rewritten_in_place_needed_a_restart_of_serve() {
     let small_positions = count(&served);
     let (mut child, addr, out) = serve_book_process(served.to_str().unwrap(), "127.0.0.1:0");
     let log = StderrLog::take(&mut child);
+    let _guard = KillOnPanic(child.id());
     assert_eq!(answers(addr), small_answers);
 
     // Cut short in place, as a writer that has not finished (or a damaged copy) leaves it.

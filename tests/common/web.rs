@@ -328,3 +328,17 @@ impl StderrLog {
         self.text().lines().filter(|l| l.contains(part)).count()
     }
 }
+
+/// Kills the process `0` (SIGKILL) when dropped during a panic: a failed test leaves no
+/// server behind.
+pub struct KillOnPanic(pub u32);
+
+impl Drop for KillOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &self.0.to_string()])
+                .status();
+        }
+    }
+}
