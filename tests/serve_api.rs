@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::web::{request, send_only, wait_until, TestServer, BOOK};
+use common::web::{
+    interrupt, request, send_only, serve_book_process, wait_until, TestServer, BOOK,
+};
 use othbook::board::{parse_moves, Position, Symmetry};
 use othbook::book::Book;
 use othbook::protocol::web::ServeOptions;
@@ -361,60 +363,6 @@ fn serve_process(
     std::io::BufReader<std::process::ChildStdout>,
 ) {
     serve_book_process(BOOK, listen)
-}
-
-/// [`serve_process`] with the book `book`.
-fn serve_book_process(
-    book: &str,
-    listen: &str,
-) -> (
-    std::process::Child,
-    std::net::SocketAddr,
-    std::io::BufReader<std::process::ChildStdout>,
-) {
-    use std::io::BufRead;
-    let mut child = common::othbook_process()
-        .args(["serve", "--book", book, "--addr", listen])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("{line}"));
-    let port: u16 = url
-        .trim_end_matches('/')
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    assert_eq!(request(addr, "GET", "/api/v1/info", None).0, 200);
-    (child, addr, out)
-}
-
-/// Stops `child` as Ctrl-C does; it must exit cleanly. Its stdout after the URL, and stderr.
-fn interrupt(
-    mut child: std::process::Child,
-    mut out: std::io::BufReader<std::process::ChildStdout>,
-) -> (String, String) {
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let status = child.wait().unwrap();
-    assert!(status.success(), "{status}");
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
-    (rest, err)
 }
 
 #[test]

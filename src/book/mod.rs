@@ -38,6 +38,7 @@ pub mod key;
 mod line_values;
 mod negamax;
 mod reader;
+mod sigbus;
 mod stats;
 mod values;
 
@@ -56,6 +57,7 @@ pub use grow::NewLink;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
+pub use sigbus::{exit_on_sigbus, CHANGED_UNDER_READ};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
 pub use values::MoveValue;
 

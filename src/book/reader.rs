@@ -147,6 +147,8 @@ impl Book {
             // SAFETY: the map is read-only and othbook never writes a book in place (it writes
             // a new file and renames it), so the mapped bytes do not change under us unless
             // another program rewrites the file in place, which memmap2 cannot guard against.
+            // A file cut short then raises SIGBUS at the read: `exit_on_sigbus` (installed by
+            // the binary) turns that into a clear message and exit code 1.
             unsafe { memmap2::Mmap::map(&file) }.ok()
         } else {
             None

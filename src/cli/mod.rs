@@ -68,8 +68,8 @@ Outputs: `-o -` (and --out -, --csv -...) is standard output wherever a stream m
 a book, or a file rewritten while the command runs, must be a file. An output file is written
 whole or not at all, and locked while the command runs (a lock file .NAME.lock beside it).
 
-Exit codes: 0 success, 1 failure, 2 bad input, 75 an output file another othbook is writing,
-130 interrupted (Ctrl-C).";
+Exit codes: 0 success, 1 failure (also: a book another program cut short while it was read),
+2 bad input, 75 an output file another othbook is writing, 130 interrupted (Ctrl-C).";
 
 /// Othello opening books, transcript ingest and position analysis.
 #[derive(Parser, Debug)]

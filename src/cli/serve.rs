@@ -15,6 +15,9 @@ use std::sync::Arc;
 see every reply with its games, results and values, the games that reached the position, \
 and step through them. The JSON API under /api/v1 is described in docs/api.md.\n\n\
 The server listens on this machine only unless --addr says otherwise; Ctrl-C stops it.\n\n\
+The book is read into memory. When the file changes (a rebuilt book renamed over it, or \
+written in place), the server reads it again once it has stopped changing, and serves it if \
+it is a valid book; otherwise it keeps serving the book it has and says why on stderr.\n\n\
 Examples:\n  othbook serve\n  othbook serve --book my.book --addr 127.0.0.1:9000 --open"
 )]
 pub struct Args {
@@ -50,19 +53,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .book
         .clone()
         .unwrap_or_else(othbook::book::default_path);
-    // Read into memory and checked whole, not mapped: another program that rewrites the file
-    // in place while the server runs can then neither change its answers nor kill it (a
-    // mapped file cut short kills the process that reads it with SIGBUS).
-    let in_memory = othbook::book::OpenOptions {
-        mmap: false,
-        verify_all: true,
-    };
-    let book = othbook::book::Book::open_with(&path, in_memory)?;
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let state = Arc::new(AppState::new(book, name, options)?);
+    // Read into memory and checked whole, not mapped (another program that rewrites the
+    // file in place can then neither change the answers nor kill the server with SIGBUS);
+    // the server watches the file and serves each new valid version of it.
+    let state = Arc::new(AppState::from_file(&path, options)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -235,3 +235,108 @@ pub fn raw(addr: SocketAddr, bytes: &[u8], limit: Duration) -> (Option<u16>, Str
         .to_string();
     (status, body)
 }
+
+/// `othbook serve --book BOOK --addr LISTEN`, up and answering: the process, the port it
+/// listens on, and what it printed after the line with its URL.
+pub fn serve_book_process(
+    book: &str,
+    listen: &str,
+) -> (
+    std::process::Child,
+    std::net::SocketAddr,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    use std::io::BufRead;
+    let mut child = super::othbook_process()
+        .args(["serve", "--book", book, "--addr", listen])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("{line}"));
+    let port: u16 = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    assert_eq!(request(addr, "GET", "/api/v1/info", None).0, 200);
+    (child, addr, out)
+}
+
+/// Stops `child` as Ctrl-C does; it must exit cleanly. Its stdout after the URL, and stderr.
+pub fn interrupt(
+    mut child: std::process::Child,
+    mut out: std::io::BufReader<std::process::ChildStdout>,
+) -> (String, String) {
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let mut err = String::new();
+    // Not there when a [`StderrLog`] reads it.
+    if let Some(mut stderr) = child.stderr.take() {
+        std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
+    }
+    (rest, err)
+}
+
+/// What a child process writes on stderr, read as it comes by a thread.
+pub struct StderrLog(std::sync::Arc<std::sync::Mutex<String>>);
+
+impl StderrLog {
+    /// Takes `child`'s (piped) stderr.
+    pub fn take(child: &mut std::process::Child) -> StderrLog {
+        let mut stderr = child.stderr.take().expect("stderr is piped");
+        let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let shared = text.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = std::io::Read::read(&mut stderr, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let chunk = String::from_utf8_lossy(&buf[..n]).into_owned();
+                shared.lock().unwrap().push_str(&chunk);
+            }
+        });
+        StderrLog(text)
+    }
+
+    /// Everything written so far.
+    pub fn text(&self) -> String {
+        self.0.lock().unwrap().clone()
+    }
+
+    /// Lines written so far that contain `part`.
+    pub fn count(&self, part: &str) -> usize {
+        self.text().lines().filter(|l| l.contains(part)).count()
+    }
+}
+
+/// Kills the process `0` (SIGKILL) when dropped during a panic: a failed test leaves no
+/// server behind.
+pub struct KillOnPanic(pub u32);
+
+impl Drop for KillOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &self.0.to_string()])
+                .status();
+        }
+    }
+}

@@ -6,6 +6,7 @@
 use super::explore;
 use super::games;
 use super::params::{self, RawParams, Target};
+use super::reload::Loaded;
 use super::AppState;
 use crate::board::format_moves;
 use crate::book::games::{GameSelection, GameTableError, PositionGames};
@@ -237,16 +238,16 @@ fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
 }
 
 /// A damaged game table, as the client may see it.
-fn table_error(s: &AppState, source: GameTableError) -> ApiError {
+fn table_error(b: &Loaded, source: GameTableError) -> ApiError {
     let detail = BookError::GameTable {
-        path: s.book_name.clone(),
+        path: b.name.clone(),
         source,
     };
-    ApiError::book(&s.book_name, detail)
+    ApiError::book(&b.name, detail)
 }
 
-fn game_table(s: &AppState) -> Result<&GameTable, ApiError> {
-    s.games.as_ref().ok_or(ApiError::NoGameTable)
+fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
+    b.games.as_ref().ok_or(ApiError::NoGameTable)
 }
 
 /// What `/api/v1/info` answers.
@@ -266,21 +267,24 @@ struct InfoAnswer {
     /// Searches holding a slot right now (a search whose client hung up holds it until it
     /// has stopped).
     searches_running: usize,
-    /// Answers kept for repeated queries right now.
+    /// Answers kept for repeated queries right now (of the book served now).
     cached_answers: usize,
+    /// When the book served now was read (ISO 8601, UTC).
+    loaded_at: String,
 }
 
 pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
-    let info = s.book.info();
+    let b = s.book();
+    let info = b.book.info();
     let answer = InfoAnswer {
         name: "othbook".into(),
         version: env!("CARGO_PKG_VERSION"),
-        book: s.book_name.clone(),
-        positions: s.book.counts().0,
+        book: b.name.clone(),
+        positions: b.book.counts().0,
         games: info.games,
         min_games: info.options.min_games,
         plies: info.options.plies,
-        game_table: s.games.is_some(),
+        game_table: b.games.is_some(),
         evaluation: info.evaluation.map(Into::into),
         max_depth: s.options.max_depth,
         max_searches: s.options.max_searches,
@@ -288,7 +292,8 @@ pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
             .options
             .max_searches
             .saturating_sub(s.searches.available_permits()),
-        cached_answers: s.cache.len(),
+        cached_answers: b.cache.len(),
+        loaded_at: crate::utc::iso8601(b.loaded_at),
     };
     Ok(json_bytes(to_json(&answer)?))
 }
@@ -298,6 +303,7 @@ pub async fn explore(
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = query(q)?;
+    let b = s.book();
     let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
     let depth = params::depth(p.depth, s.options.max_depth)?;
     let filter = params::filter(&p)?;
@@ -306,11 +312,11 @@ pub async fn explore(
         t.start.to_obf(),
         format_moves(&t.line)
     );
-    if let Some(hit) = s.cache.get(&key) {
+    if let Some(hit) = b.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
     if filter.is_some() {
-        game_table(&s)?;
+        game_table(&b)?;
     }
     let permit = match depth {
         Some(_) => Some(search_slot(&s).await?),
@@ -319,38 +325,39 @@ pub async fn explore(
     // Held by this future until the answer is ready (dropped with it on a hang-up).
     let hang_up = StopOnHangUp::new();
     let stop = hang_up.flag();
-    let st = s.clone();
+    let hash_mb = s.options.hash_mb;
+    let bk = b.clone();
     let bytes = blocking(&s, move || {
         let scores = match depth {
-            Some(d) => explore::search(&t.pos, d, st.options.hash_mb, &stop)
+            Some(d) => explore::search(&t.pos, d, hash_mb, &stop)
                 .map_err(|e| ApiError::Internal(e.to_string()))?,
             None => None,
         };
         drop(permit);
         not_stopped(&stop)?;
         let filtered = match &filter {
-            Some(f) => Some(filtered(&st, &t, &params::selection(f, game_table(&st)?)?)?),
+            Some(f) => Some(filtered(&bk, &t, &params::selection(f, game_table(&bk)?)?)?),
             None => None,
         };
         let answer = explore::answer(
-            &st.book,
+            &bk.book,
             &t,
             scores.as_ref(),
             depth.is_some(),
             filtered.as_ref(),
         )
-        .map_err(|e| ApiError::book(&st.book_name, e))?;
+        .map_err(|e| ApiError::book(&bk.name, e))?;
         to_json(&answer)
     })
     .await?;
-    s.cache.put(key, bytes.clone());
+    b.cache.put(key, bytes.clone());
     Ok(json_bytes(bytes))
 }
 
 /// The games passing `sel` that reach `t`, counted as the book counts them.
-fn filtered(s: &AppState, t: &Target, sel: &GameSelection) -> Result<PositionGames, ApiError> {
-    let table = game_table(s)?;
-    let info = s.book.info();
+fn filtered(b: &Loaded, t: &Target, sel: &GameSelection) -> Result<PositionGames, ApiError> {
+    let table = game_table(b)?;
+    let info = b.book.info();
     let found = table
         .find(
             &t.pos.board,
@@ -358,7 +365,7 @@ fn filtered(s: &AppState, t: &Target, sel: &GameSelection) -> Result<PositionGam
             Some(sel),
             u64::from(info.options.min_games),
         )
-        .map_err(|source| table_error(s, source))?;
+        .map_err(|source| table_error(b, source))?;
     Ok(found)
 }
 
@@ -367,6 +374,7 @@ pub async fn games(
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = query(q)?;
+    let b = s.book();
     let t = Target::parse(p.position.as_deref(), p.moves.as_deref())?;
     if p.depth.is_some() {
         return Err(ApiError::bad(
@@ -381,20 +389,20 @@ pub async fn games(
         t.start.to_obf(),
         format_moves(&t.line)
     );
-    if let Some(hit) = s.cache.get(&key) {
+    if let Some(hit) = b.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    game_table(&s)?;
-    let st = s.clone();
+    game_table(&b)?;
+    let bk = b.clone();
     let bytes = blocking(&s, move || {
-        let table = game_table(&st)?;
+        let table = game_table(&bk)?;
         let selection = match &filter {
             Some(f) => Some(params::selection(f, table)?),
             None => None,
         };
         let found = table
             .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
-            .map_err(|source| table_error(&st, source))?;
+            .map_err(|source| table_error(&bk, source))?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),
@@ -410,7 +418,7 @@ pub async fn games(
         to_json(&answer)
     })
     .await?;
-    s.cache.put(key, bytes.clone());
+    b.cache.put(key, bytes.clone());
     Ok(json_bytes(bytes))
 }
 
@@ -463,6 +471,7 @@ async fn reviewed(
     position: Option<String>,
     depth: Option<u32>,
 ) -> Result<Response, ApiError> {
+    let b = s.book();
     let t = Target::parse(position.as_deref(), Some(&moves))?;
     if t.line.is_empty() {
         return Err(ApiError::bad(
@@ -477,7 +486,7 @@ async fn reviewed(
         t.start.to_obf(),
         format_moves(&t.line)
     );
-    if let Some(hit) = s.cache.get(&key) {
+    if let Some(hit) = b.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
     let opts = ReviewOptions::new(Effort::Depth(depth), 0)?;
@@ -485,21 +494,22 @@ async fn reviewed(
     // Held by this future until the answer is ready (dropped with it on a hang-up).
     let hang_up = StopOnHangUp::new();
     let stop = hang_up.flag();
-    let st = s.clone();
+    let hash_mb = s.options.hash_mb;
+    let bk = b.clone();
     let bytes = blocking(&s, move || {
         let engine = Engine::try_new(EngineOptions {
             threads: 1,
-            hash_mb: st.options.hash_mb,
+            hash_mb,
         })
         .map_err(|e| ApiError::Internal(e.to_string()))?;
         let input = ReviewInput::new(t.start, t.line.clone());
-        let report = review_stoppable(&input, &engine, Some(&st.book), &opts, &stop, |_, _| {});
+        let report = review_stoppable(&input, &engine, Some(&bk.book), &opts, &stop, |_, _| {});
         drop(permit);
         let report = report?;
         to_json(&report)
     })
     .await?;
-    s.cache.put(key, bytes.clone());
+    b.cache.put(key, bytes.clone());
     Ok(json_bytes(bytes))
 }
 

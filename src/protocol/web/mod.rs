@@ -3,7 +3,8 @@
 //!
 //! Book queries are quick and run on the blocking pool so that a slow disk read never stalls
 //! the reactor; engine searches are capped in depth and in number (a semaphore), and their
-//! results are cached, so that no client can tie the machine up.
+//! results are cached, so that no client can tie the machine up. A server started from a
+//! book file watches it and serves a new version once it is complete and valid.
 
 mod api;
 mod assets;
@@ -12,17 +13,20 @@ mod conn;
 mod explore;
 mod games;
 mod params;
+mod reload;
 
 pub use api::ApiError;
 pub use conn::HEAD_TIMEOUT;
+pub use reload::{LoadError, CHECK_EVERY};
 
-use crate::book::{Book, GameTable};
+use crate::book::Book;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
-use cache::Cache;
+use reload::Loaded;
 use std::future::Future;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use thiserror::Error;
 use tokio::sync::Semaphore;
@@ -120,40 +124,71 @@ impl Default for ServeOptions {
     }
 }
 
-/// What every request shares: the book, its games and the limits.
+/// What every request shares: the book (its games and cached answers with it) and the
+/// limits.
 pub struct AppState {
-    book: Book,
-    /// The book's name as shown to clients (its file name).
-    book_name: String,
-    /// The book's game table, read once (`None`: the book has none).
-    games: Option<GameTable>,
+    /// The book served now: a request clones the handle once and answers from that book.
+    current: RwLock<Arc<Loaded>>,
+    /// The file the book was read from, watched for a new version (`None`: a book given in
+    /// memory, served as it is).
+    source: Option<PathBuf>,
     options: ServeOptions,
     searches: Arc<Semaphore>,
     /// Slots of work on the blocking pool (book queries and searches alike).
     work: Arc<Semaphore>,
-    cache: Cache,
 }
 
 /// Book queries on the blocking pool at once, beside the searches: more wait for a slot.
 const QUERY_THREADS: usize = 8;
 
 impl AppState {
-    /// The state for `book`, named `book_name` to clients; reads its game table once.
+    /// The state for `book`, named `book_name` to clients; reads its game table once. The
+    /// book is served as it is, for as long as the server runs.
     pub fn new(
         book: Book,
         book_name: String,
         options: ServeOptions,
     ) -> Result<AppState, crate::book::BookError> {
-        let games = book.games()?;
-        Ok(AppState {
-            book,
-            book_name,
-            games,
+        let loaded = Loaded::new(book, book_name, options.cache_entries)?;
+        Ok(AppState::with(loaded, None, options))
+    }
+
+    /// The state for the book file at `path`, read into memory and checked whole, named by
+    /// its file name to clients. [`serve`] watches the file and serves each new valid version
+    /// of it (another program's rebuild) from then on.
+    pub fn from_file(path: &Path, options: ServeOptions) -> Result<AppState, LoadError> {
+        let loaded = reload::load_settled(path, options.cache_entries)?;
+        Ok(AppState::with(loaded, Some(path.to_path_buf()), options))
+    }
+
+    fn with(loaded: Loaded, source: Option<PathBuf>, options: ServeOptions) -> AppState {
+        AppState {
+            current: RwLock::new(Arc::new(loaded)),
+            source,
             searches: Arc::new(Semaphore::new(options.max_searches)),
             work: Arc::new(Semaphore::new(options.max_searches + QUERY_THREADS)),
-            cache: Cache::new(options.cache_entries),
             options,
-        })
+        }
+    }
+
+    /// The book served now.
+    fn book(&self) -> Arc<Loaded> {
+        // The lock only guards a pointer swap: a panic cannot leave it half-done.
+        self.current
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Serves `loaded` from now on; requests under way finish with the book they started on.
+    fn replace(&self, loaded: Loaded) {
+        let fresh = Arc::new(loaded);
+        let old = std::mem::replace(
+            &mut *self.current.write().unwrap_or_else(|p| p.into_inner()),
+            fresh,
+        );
+        // The old book is freed here or by the last request using it, outside the lock.
+        drop(old);
     }
 }
 
@@ -198,14 +233,23 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 /// Serves `state` on `listener` until `shutdown` completes; requests under way are finished
-/// first.
+/// first. A state made by [`AppState::from_file`] has its book file watched meanwhile, and
+/// each new valid version of it served.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let max_connections = state.options.max_connections;
-    conn::serve(listener, router(state), max_connections, shutdown).await
+    let watcher = state
+        .source
+        .clone()
+        .map(|path| tokio::spawn(reload::watch(state.clone(), path)));
+    let served = conn::serve(listener, router(state), max_connections, shutdown).await;
+    if let Some(w) = watcher {
+        w.abort();
+    }
+    served
 }
 
 #[cfg(test)]
