@@ -21,7 +21,8 @@ it is a valid book; otherwise it keeps serving the book it has and says why on s
 Examples:\n  othbook serve\n  othbook serve --book my.book --addr 127.0.0.1:9000 --open"
 )]
 pub struct Args {
-    /// The book (default: books/wthor.book).
+    /// The book (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the
+    /// data folder or in the source tree).
     #[arg(long)]
     book: Option<PathBuf>,
     /// Address and port to listen on (port 0: any free port).
@@ -41,14 +42,55 @@ pub struct Args {
     cache: usize,
 }
 
+/// Connections the server keeps open at once: as many as the process may open files, less
+/// a reserve for the book, the runtime and the engine, at most [`MAX_OPEN`]. The soft limit on
+/// open files (often 1,024) is raised to the hard one first, as servers do, so that a burst of
+/// idle clients, whose connections the server closes after a few seconds anyway, does not
+/// turn others away.
+fn connection_cap() -> usize {
+    /// Never more than this many connections, whatever the limit.
+    const MAX_OPEN: u64 = 16_384;
+    /// Files kept for everything else.
+    const RESERVE: u64 = 64;
+    #[cfg(target_os = "linux")]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write the one struct we pass.
+        let files = unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+                return web::MAX_CONNECTIONS;
+            }
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                ..limit
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit.rlim_max
+            } else {
+                limit.rlim_cur
+            }
+        };
+        let cap = files.min(MAX_OPEN).saturating_sub(RESERVE).max(1);
+        usize::try_from(cap).unwrap_or(web::MAX_CONNECTIONS)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        web::MAX_CONNECTIONS
+    }
+}
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let searches = args.max_searches.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, usize::from)
             .min(4)
     });
-    let options =
-        ServeOptions::new(args.max_depth, searches, args.cache).map_err(|e| bad(e.to_string()))?;
+    let options = ServeOptions::new(args.max_depth, searches, args.cache)
+        .map_err(|e| bad(e.to_string()))?
+        .with_max_connections(connection_cap());
     let path = args
         .book
         .clone()
