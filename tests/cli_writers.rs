@@ -62,6 +62,14 @@ fn run_with_file_limit(dir: &Path, args: &[&str], max_bytes: u64) -> (Option<i32
     )
 }
 
+/// Builds `name` in `d` from the fixture `logistello.gam` (copied there by the test).
+fn build(d: &Path, name: &str) {
+    ok(
+        d,
+        &["build", "logistello.gam", "-o", name, "--min-games", "1"],
+    );
+}
+
 #[test]
 fn regression_disk_full_during_wtb_output_left_new_wthor_jou_and_trn() {
     let dir = tempfile::tempdir().unwrap();
@@ -177,17 +185,7 @@ fn regression_outputs_that_cannot_be_streams_took_dash_for_a_file_name() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_fixtures(d, &["logistello.gam", "games.pgn"]);
-    ok(
-        d,
-        &[
-            "build",
-            "logistello.gam",
-            "-o",
-            "a.book",
-            "--min-games",
-            "1",
-        ],
-    );
+    build(d, "a.book");
     let book = "a book cannot be written to standard output";
     let report = "standard output carries the command's report";
     let cases: [(&[&str], &str); 11] = [
@@ -255,17 +253,7 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_fixtures(d, &["logistello.gam", "games.pgn"]);
-    ok(
-        d,
-        &[
-            "build",
-            "logistello.gam",
-            "-o",
-            "a.book",
-            "--min-games",
-            "1",
-        ],
-    );
+    build(d, "a.book");
     let a = std::fs::read(d.join("a.book")).unwrap();
     let held = hold_lock(&d.join("same.book"));
     let held_a = hold_lock(&d.join("a.book"));
@@ -305,17 +293,7 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
     assert_eq!(std::fs::read(d.join("a.book")).unwrap(), a);
     drop((held, held_a));
     // The lock files the other process left (as a killed one would) do not block.
-    ok(
-        d,
-        &[
-            "build",
-            "logistello.gam",
-            "-o",
-            "same.book",
-            "--min-games",
-            "1",
-        ],
-    );
+    build(d, "same.book");
     assert_eq!(std::fs::read(d.join("same.book")).unwrap(), a);
     assert!(
         !d.join(".same.book.lock").exists(),
@@ -328,17 +306,7 @@ fn regression_games_find_could_export_over_its_own_book() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_fixtures(d, &["logistello.gam"]);
-    ok(
-        d,
-        &[
-            "build",
-            "logistello.gam",
-            "-o",
-            "a.book",
-            "--min-games",
-            "1",
-        ],
-    );
+    build(d, "a.book");
     let a = std::fs::read(d.join("a.book")).unwrap();
     let (code, _, err) = run_in(
         d,
