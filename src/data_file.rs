@@ -1,4 +1,5 @@
-//! Where othbook finds a data file it was not given (the default book, the XOT openings): the
+//! Where othbook finds a data file it was not given (the default book, the XOT openings, the
+//! FFO positions, the WTHOR folder): the
 //! file an environment variable names, else the first that exists of its usual places
 //! relative to the current folder, the user's data folder (where an installed binary finds
 //! it), and the source tree othbook was built from (so that `cargo run` and the tests work
@@ -101,6 +102,11 @@ impl DataFile {
     /// [`find_in`](Self::find_in) the process's environment and file system.
     pub fn find(&self) -> Result<PathBuf, NotFound> {
         self.find_in(&LookupEnv::of_process(self), &|p: &Path| p.is_file())
+    }
+
+    /// [`find`](Self::find) for a folder of data files rather than one file.
+    pub fn find_folder(&self) -> Result<PathBuf, NotFound> {
+        self.find_in(&LookupEnv::of_process(self), &|p: &Path| p.is_dir())
     }
 }
 

@@ -637,3 +637,29 @@ fn regression_bench_found_its_ffo_file_only_beside_the_current_folder() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("mine.obf"), "{err}");
 }
+
+#[test]
+fn regression_bench_quality_found_the_wthor_folder_only_beside_the_current_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let quick = [
+        "bench",
+        "--quality",
+        "--swing-positions",
+        "1",
+        "--accuracy-positions",
+        "1",
+    ];
+    let (code, out, err) = common::run_in(dir.path(), &quick);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("depth 12"), "{out}");
+    let mine = dir.path().join("my-wthor");
+    let out = othbook()
+        .current_dir(dir.path())
+        .env("OTHBOOK_WTHOR", &mine)
+        .args(quick)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("my-wthor"), "{err}");
+}

@@ -11,8 +11,10 @@
 //! weights always give the same figures.
 
 use super::bench_choice::{choice_set, measure_choice, ChoiceReport};
+use super::common::bad;
 use anyhow::{bail, Context, Result};
 use othbook::board::Position;
+use othbook::data_file::DataFile;
 use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, Selectivity, SCALE};
 use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
 use othbook::train::label::{value, LabelOptions};
@@ -21,6 +23,17 @@ use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// Where `--quality` finds the WTHOR folder without --wthor: `$OTHBOOK_WTHOR`, the current
+/// folder's `../shared/data/wthor` (a clone beside the shared data) and `wthor`, the user's
+/// data folder, and the source tree's `../shared/data/wthor`.
+const WTHOR: DataFile = DataFile {
+    what: "the WTHOR folder",
+    env: "OTHBOOK_WTHOR",
+    here: &["../shared/data/wthor", "wthor"],
+    data_name: "othbook/wthor",
+    in_source: "../shared/data/wthor",
+};
 
 /// Depths of the parity swing: scores at 8..=13, swings between neighbours.
 const SWING_DEPTHS: std::ops::RangeInclusive<u32> = 8..=13;
@@ -35,9 +48,10 @@ pub struct QualityArgs {
     /// Weight file to measure (default: the embedded books/eval.bin).
     #[arg(long, requires = "quality")]
     pub eval: Option<PathBuf>,
-    /// The WTHOR folder (its WTH_*.wtb files are read in name order).
-    #[arg(long, default_value = "../shared/data/wthor", requires = "quality")]
-    pub wthor: PathBuf,
+    /// The WTHOR folder (its WTH_*.wtb files are read in name order; default: $OTHBOOK_WTHOR,
+    /// else ../shared/data/wthor or wthor here, in the data folder or beside the source tree).
+    #[arg(long, requires = "quality")]
+    pub wthor: Option<PathBuf>,
     /// Positions for the parity swing (20-40 empties, one per held-out game).
     #[arg(long, default_value_t = 200, requires = "quality")]
     pub swing_positions: usize,
@@ -204,7 +218,13 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         },
         eval,
     )?;
-    let games = held_out_games(&args.wthor)?;
+    let wthor = match &args.wthor {
+        Some(folder) => folder.clone(),
+        None => WTHOR
+            .find_folder()
+            .map_err(|e| bad(format!("{e}, or give the folder: --wthor FOLDER")))?,
+    };
+    let games = held_out_games(&wthor)?;
     let swing = swing_set(&games, args.swing_positions);
     let exact: Vec<Scored> = spread(
         &games.iter().filter_map(scored_at_24).collect::<Vec<_>>(),
