@@ -188,7 +188,7 @@ fn regression_outputs_that_cannot_be_streams_took_dash_for_a_file_name() {
     build(d, "a.book");
     let book = "a book cannot be written to standard output";
     let report = "standard output carries the command's report";
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["build", "logistello.gam", "-o", "-"], book),
         (&["merge", "a.book", "a.book", "-o", "-"], book),
         (&["book", "fix", "a.book", "-o", "-"], book),
@@ -214,6 +214,7 @@ fn regression_outputs_that_cannot_be_streams_took_dash_for_a_file_name() {
             book,
         ),
         (&["book", "evaluate", "a.book", "-o", "-"], book),
+        (&["book", "enhance", "a.book", "-o", "-"], book),
         (&["book", "import", "a.book", "-o", "-"], book),
         (
             &["games", "convert", "games.pgn", "--to", "wtb", "-o", "-"],
@@ -257,7 +258,7 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
     let a = std::fs::read(d.join("a.book")).unwrap();
     let held = hold_lock(&d.join("same.book"));
     let held_a = hold_lock(&d.join("a.book"));
-    let writers: [&[&str]; 6] = [
+    let writers: [&[&str]; 7] = [
         &[
             "build",
             "logistello.gam",
@@ -269,6 +270,7 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
         &["merge", "a.book", "-o", "same.book"],
         &["book", "import", "a.book", "-o", "same.book"],
         &["book", "fix", "a.book"],
+        &["book", "enhance", "a.book"],
         &["book", "add-games", "a.book", "logistello.gam"],
         &[
             "games",

@@ -10,8 +10,7 @@ use crate::board::Board;
 use crate::book::key::{Canonical, Key};
 use crate::book::{board_of, BookData, BookError, Graph, Leaf, NewLink, Score};
 use crate::engine::EngineError;
-use crate::learn::{apply_leaves, plan, search_leaves, Results, SearchRun, Shard};
-use dashmap::DashMap;
+use crate::learn::{search, SearchRun};
 
 /// How far from the best line deviation goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,6 +63,7 @@ pub fn deviate(
     save: &mut dyn FnMut(&BookData, &DeviateReport),
 ) -> Result<DeviateReport, DeviateError> {
     let mut report = DeviateReport::default();
+    data.info.evaluation = Some(run.settings.info());
     // Leaves an interrupted run left missing are searched first, so a rerun walks the same
     // book an uninterrupted run would have.
     if !search_missing(data, run, &mut report, save)? {
@@ -109,22 +109,12 @@ fn search_missing(
     report: &mut DeviateReport,
     save: &mut dyn FnMut(&BookData, &DeviateReport),
 ) -> Result<bool, DeviateError> {
-    let the_plan = plan(data, None, false, Shard::ALL);
-    let results: Results = DashMap::new();
-    let sorted = |r: &Results| {
-        let mut leaves: Vec<(Key, Leaf)> = r.iter().map(|e| (*e.key(), *e.value())).collect();
-        leaves.sort_unstable_by_key(|(k, _)| *k);
-        leaves
-    };
-    let mut checkpoint = |r: &Results| -> Result<(), DeviateError> {
-        let mut snapshot = data.clone();
-        apply_leaves(&mut snapshot, sorted(r), &run.settings);
-        save(&snapshot, report);
+    let seen = *report;
+    let (done, searched) = search::search_missing::<DeviateError>(data, run, &mut |d| {
+        save(d, &seen);
         Ok(())
-    };
-    let done = search_leaves::<DeviateError>(&the_plan.jobs, run, &results, &mut checkpoint)?;
-    report.searched += results.len();
-    apply_leaves(data, sorted(&results), &run.settings);
+    })?;
+    report.searched += searched;
     Ok(done)
 }
 
@@ -187,7 +177,7 @@ fn candidates(
 }
 
 /// The canonical key after playing canonical move `code` on the canonical board `board`.
-fn child_key(board: &Board, code: u8) -> Key {
+pub(super) fn child_key(board: &Board, code: u8) -> Key {
     let mv = crate::book::key::code_move(code).expect("a stored leaf move is valid");
     let child = board.play_move(mv).expect("a stored leaf move is legal");
     Canonical::of(&child).key

@@ -1,7 +1,7 @@
 //! Book learning: searching the leaves of a book's positions (`book evaluate`), in shards
 //! that separate machines can run (`book apply` gathers them), and deviation learning
 //! (`book deviate`), which adds the positions off the book's best lines that are worth
-//! knowing.
+//! knowing, and enhancement (`book enhance`), more search where the book's choice is close.
 //!
 //! Determinism: every leaf search runs on one thread with its own transposition table,
 //! cleared before each search, so a leaf's score depends on the position and the settings
@@ -10,14 +10,17 @@
 //! position deepen another's search), making values depend on scheduling.
 
 mod deviate;
+mod enhance;
 mod parts;
 mod search;
 mod settings;
 
 pub use deviate::{deviate, DeviateError, DeviateReport, DeviateSettings};
+pub use enhance::{enhance, EnhanceError, EnhanceReport, EnhanceSettings};
 pub use parts::{book_digest, read_parts, write_parts, Parts, PartsError};
 pub use search::{
-    apply_leaves, plan, search_leaves, Checkpoint, LeafJob, Plan, Results, SearchRun,
+    apply_leaves, plan, put_leaves, search_leaves, search_missing, Checkpoint, LeafJob, Plan,
+    Results, SearchRun,
 };
 pub use settings::default_hash_mb;
 pub use settings::{LeafSettings, SettingsError, Shard, DEFAULT_LEAF_HASH_MB};

@@ -206,12 +206,49 @@ pub fn apply_leaves(
     leaves: impl IntoIterator<Item = (Key, Leaf)>,
     settings: &LeafSettings,
 ) -> RelinkReport {
+    data.info.evaluation = Some(settings.info());
+    put_leaves(data, leaves)
+}
+
+/// Puts searched leaves into the book (positions it does not hold are ignored) and
+/// negamaxes, leaving the header as it is: for leaves searched at other settings than the
+/// book's (a few searched deeper).
+pub fn put_leaves(
+    data: &mut BookData,
+    leaves: impl IntoIterator<Item = (Key, Leaf)>,
+) -> RelinkReport {
     let index = data.key_index();
     for (key, leaf) in leaves {
         if let Some(&i) = index.get(&key) {
             data.positions[i].eval.leaf = leaf;
         }
     }
-    data.info.evaluation = Some(settings.info());
     data.relink()
+}
+
+/// Searches every missing leaf of `data` as `run` says, puts them in and negamaxes (the
+/// header is left as it is). `save` gets the book as it would be if the run stopped there,
+/// every `run.checkpoint_every`: the leaves not searched yet are still missing in it, so a
+/// rerun that searches the missing leaves first ends where this run would have. Returns
+/// whether every leaf was searched (false: stopped first) and how many were.
+pub fn search_missing<E: From<EngineError>>(
+    data: &mut BookData,
+    run: &SearchRun<'_>,
+    save: &mut dyn FnMut(&BookData) -> Result<(), E>,
+) -> Result<(bool, usize), E> {
+    let the_plan = plan(data, None, false, Shard::ALL);
+    let results: Results = DashMap::new();
+    let sorted = |r: &Results| {
+        let mut leaves: Vec<(Key, Leaf)> = r.iter().map(|e| (*e.key(), *e.value())).collect();
+        leaves.sort_unstable_by_key(|(k, _)| *k);
+        leaves
+    };
+    let mut checkpoint = |r: &Results| -> Result<(), E> {
+        let mut snapshot = data.clone();
+        put_leaves(&mut snapshot, sorted(r));
+        save(&snapshot)
+    };
+    let done = search_leaves::<E>(&the_plan.jobs, run, &results, &mut checkpoint)?;
+    put_leaves(data, sorted(&results));
+    Ok((done, results.len()))
 }

@@ -252,7 +252,7 @@ pub fn scratch_dir(sub: &str) -> std::path::PathBuf {
 
 /// A book made once per test process by `make` (given the path to write), as `name` in
 /// [`scratch_dir`].
-fn book_once(
+pub fn book_once(
     cell: &'static std::sync::OnceLock<std::path::PathBuf>,
     name: &str,
     make: impl FnOnce(&Path),

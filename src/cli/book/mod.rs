@@ -1,10 +1,12 @@
 //! `othbook book`: the book's values: `evaluate` (search leaves, in shards if asked),
-//! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines);
+//! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines), `enhance` (search more
+//! where the choice is close);
 //! and other programs' books: `import` and `export` (Edax binary and text, Egaroucid).
 
 mod add_games;
 mod apply;
 mod deviate;
+mod enhance;
 mod evaluate;
 mod export;
 mod fix;
@@ -32,6 +34,9 @@ enum Command {
     /// Add the positions off the best lines that are close to them (deviation learning).
     /// Example: othbook book deviate my.book --relative 4 --absolute 8 --depth 12
     Deviate(deviate::Args),
+    /// Search more where the book's best and second-best moves are close, on the most played lines.
+    /// Example: othbook book enhance my.book --window 2 --depth 14
+    Enhance(enhance::Args),
     /// Check leaves against the book's moves and negamax again (after a merge or an import).
     /// Example: othbook book fix my.book
     Fix(fix::Args),
@@ -52,6 +57,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Command::Apply(a) => apply::run(a, out),
         Command::Fix(a) => fix::run(a, out),
         Command::Deviate(a) => deviate::run(a, out),
+        Command::Enhance(a) => enhance::run(a, out),
         Command::Import(a) => import::run(a, out),
         Command::Export(a) => export::run(a, out),
         Command::AddGames(a) => add_games::run(a, out),
