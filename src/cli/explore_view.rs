@@ -194,10 +194,14 @@ fn table_footnotes(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         } else {
             String::new()
         };
+        let width = match othbook::book::selectivity_words(e.selectivity) {
+            w if e.selectivity >= othbook::book::FULL_WIDTH => w,
+            w => format!("at {w}"),
+        };
         writeln!(
             out,
-            "value: black - white, negamaxed from leaves searched {} plies deep{exact}; * best \
-             for {}",
+            "value: black - white, negamaxed from leaves searched {} plies deep, {width}{exact}; \
+             * best for {}",
             e.depth, r.side
         )?;
         for m in &r.moves {

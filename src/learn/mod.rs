@@ -17,10 +17,11 @@ mod settings;
 pub use deviate::{deviate, DeviateError, DeviateReport, DeviateSettings};
 pub use parts::{book_digest, read_parts, write_parts, Parts, PartsError};
 pub use search::{
-    apply_leaves, plan, search_leaves, Checkpoint, LeafJob, Plan, Results, SearchRun,
+    apply_leaves, check_kept_leaves, check_plan, plan, search_leaves, Checkpoint, LeafJob, Plan,
+    Results, SearchRun,
 };
 pub use settings::default_hash_mb;
-pub use settings::{LeafSettings, SettingsError, Shard, DEFAULT_LEAF_HASH_MB};
+pub use settings::{selectivity_of, LeafSettings, SettingsError, Shard, DEFAULT_LEAF_HASH_MB};
 
 #[cfg(test)]
 mod tests;
