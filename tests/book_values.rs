@@ -399,7 +399,10 @@ fn a_partly_evaluated_book_shows_values_where_it_has_them() {
         let mark = if bests.contains(mv) { "*" } else { "" };
         assert!(row.ends_with(&format!("{v:+.2}{mark}")), "{row}");
     }
-    assert!(table.contains("leaves searched 2 plies deep;"), "{table}");
+    assert!(
+        table.contains("leaves searched 2 plies deep, full width;"),
+        "{table}"
+    );
 
     let deep = "f5d6c3d3c4f4f6f3e6e7";
     assert_eq!(book.value(&after(deep).board), None);
@@ -436,12 +439,8 @@ fn explore_shows_what_deviation_learning_added() {
         "1",
         "--absolute",
         "8",
-        "--depth",
-        "1",
         "--until",
         "8",
-        "--exact-from",
-        "0",
         "--max",
         "30",
         "--threads",
