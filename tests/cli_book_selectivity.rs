@@ -121,7 +121,7 @@ fn a_selective_evaluation_is_recorded_shown_and_the_same_at_any_thread_count() {
     );
     let explore = ok(d, &["explore", "f5", "--book", "one.book"]);
     assert!(
-        explore.contains("leaves searched 5 plies deep, at selectivity 73%"),
+        explore.contains("leaves searched 5 plies deep at selectivity 73%;"),
         "{explore}"
     );
     let json = ok(
@@ -140,8 +140,12 @@ fn a_selective_evaluation_is_recorded_shown_and_the_same_at_any_thread_count() {
         info.contains("leaf depth 5, full width, exact from"),
         "{info}"
     );
+    // explore's line says nothing of full width, as before selectivities were recorded.
     let explore = ok(d, &["explore", "f5", "--book", "full.book"]);
-    assert!(explore.contains("5 plies deep, full width"), "{explore}");
+    assert!(
+        explore.contains("leaves searched 5 plies deep;"),
+        "{explore}"
+    );
 }
 
 #[test]
