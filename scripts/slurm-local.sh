@@ -29,6 +29,8 @@ esac
 
 shards=3
 depth=6
+# Selective leaf searches: the setting the parts files and the header must carry through.
+selectivity=87
 # Real games, read in place (never copied into the repository): 320 games of 2021 make a
 # 331-position book at 14 plies, which evaluates in seconds at depth 6.
 games="$repo/../shared/data/wthor/WTH_2021.wtb"
@@ -258,10 +260,10 @@ for name in evaluate-shards.sbatch apply-parts.sbatch; do
     found == 2 { print }' "$repo/docs/cluster.md" >"$name"
   grep -q '^#!/bin/bash' "$name" || { log "no job file $name in docs/cluster.md"; exit 1; }
 done
-export BOOK=book.book DEPTH=$depth SHARDS=$shards OTHBOOK OUT=sharded.book
+export BOOK=book.book DEPTH=$depth SELECTIVITY=$selectivity SHARDS=$shards OTHBOOK OUT=sharded.book
 array="$(sbatch --parsable --array=0-$((shards - 1)) evaluate-shards.sbatch)"
 apply="$(sbatch --parsable --dependency=afterok:"$array" apply-parts.sbatch)"
-log "submitted array job $array ($shards shards, depth $depth) and apply job $apply"
+log "submitted array job $array ($shards shards, depth $depth, selectivity $selectivity) and apply job $apply"
 t0=$SECONDS
 wait_job "$array" || { log "FAIL: a shard failed"; exit 1; }
 wait_job "$apply" || { log "FAIL: the apply job failed"; exit 1; }
@@ -270,7 +272,8 @@ log "sharded evaluation and apply on Slurm: $((SECONDS - t0)) s"
 # The single evaluation also uses one thread, like each shard: the comparison is of
 # sharding, not of thread counts.
 t0=$SECONDS
-"$OTHBOOK" book evaluate book.book -o single.book --depth "$depth" --threads 1 >single.log 2>&1 \
+"$OTHBOOK" book evaluate book.book -o single.book --depth "$depth" --selectivity "$selectivity" \
+  --threads 1 >single.log 2>&1 \
   || { cat single.log; exit 1; }
 log "unsharded evaluation: $((SECONDS - t0)) s"
 

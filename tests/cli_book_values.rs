@@ -217,6 +217,27 @@ fn evaluate_in_place_then_fix_keeps_the_values_and_errors_are_clear() {
     );
     assert_eq!(code, Some(2));
     assert!(
+        err.contains("would stay beside leaves searched with"),
+        "{err}"
+    );
+    // With --refresh no leaf of the book stays; the parts file of depth 2 is refused.
+    let (code, _, err) = run_in(
+        d,
+        &[
+            "book",
+            "evaluate",
+            "small.book",
+            "--shard",
+            "0/2",
+            "-o",
+            "p0",
+            "--depth",
+            "3",
+            "--refresh",
+        ],
+    );
+    assert_eq!(code, Some(2));
+    assert!(
         err.contains("holds leaves of another book, shard or settings"),
         "{err}"
     );

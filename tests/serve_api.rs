@@ -102,6 +102,14 @@ fn info_describes_the_book_and_the_limits() {
     assert_eq!(v["max_depth"].as_u64(), Some(12));
     assert_eq!(v["game_table"].as_bool(), Some(true));
     assert_eq!(v["searches_running"].as_u64(), Some(0));
+    let e = b.info().evaluation.expect("the default book has values");
+    let shown = &v["evaluation"];
+    assert_eq!(shown["depth"].as_u64(), Some(u64::from(e.depth)));
+    assert_eq!(shown["exact_from"].as_u64(), Some(u64::from(e.exact_from)));
+    assert_eq!(
+        shown["selectivity"].as_u64(),
+        Some(u64::from(e.selectivity))
+    );
 }
 
 /// A games query with a 1,000-character `param`.

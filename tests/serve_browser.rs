@@ -247,6 +247,16 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
         want[..],
         "the table shows the book's counts after f5 d6"
     );
+    // How the values were searched, as `othbook info` says it.
+    let e = Book::open_lazy(BOOK).unwrap().info().evaluation.unwrap();
+    let info = s.script("return document.getElementById('book-info').textContent;");
+    let says = format!(
+        "values: leaf depth {}, {}, exact from {} empties",
+        e.depth,
+        e.selectivity_words(),
+        e.exact_from
+    );
+    assert!(info.as_str().unwrap().contains(&says), "{info}");
     let summary = s.script("return document.getElementById('summary').textContent;");
     let games = Book::open_lazy(BOOK)
         .unwrap()

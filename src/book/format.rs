@@ -5,7 +5,7 @@ use crate::book::checksum::checksum;
 use crate::book::data::{
     levels_of, BookData, BuildOptions, MoveEntry, NodeEntry, PosEntry, Source,
 };
-use crate::book::eval::{EvalInfo, EVAL_SIZE};
+use crate::book::eval::{EvalInfo, EVAL_SIZE, FULL_WIDTH};
 use crate::book::games::{GameTable, GameTableSize, GAME_RECORD_SIZE};
 use crate::book::key::Key;
 use crate::book::stats::Stats;
@@ -16,10 +16,13 @@ use std::path::Path;
 
 /// First 8 bytes of every book.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
-/// The newest format version, the newest one read: written for books with a game table.
-/// Books without one are written as version 2 (values) or 1 (no values), which older
-/// othbook reads too.
-pub const VERSION: u32 = 3;
+/// The newest format version, the newest one read: written for books whose values were
+/// searched with Multi-ProbCut (a selectivity below 100%), the one setting older versions
+/// cannot record. Other books are written as version 3 (game table), 2 (values) or 1,
+/// which older othbook reads too.
+pub const VERSION: u32 = 4;
+/// The version of books with a game table and full-width values (or none).
+pub const VERSION_GAMES: u32 = 3;
 /// The version of books with values and no game table.
 pub const VERSION_VALUES: u32 = 2;
 /// The version of books without values or game table.
@@ -43,7 +46,8 @@ pub const MAX_BUCKET_BITS: u8 = 28;
 
 /// The bincode-encoded header: its fields one after the other; then the evaluation
 /// settings in version 2, or in version 3 the evaluation settings if any and the game
-/// table's sizes.
+/// table's sizes, or in version 4 the evaluation settings with their selectivity and the
+/// game table's sizes if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Seconds since 1970 (deterministic: see the format document).
@@ -64,11 +68,12 @@ pub struct Header {
     pub levels: Vec<u64>,
     /// The position index has `2^bucket_bits + 1` entries.
     pub bucket_bits: u8,
-    /// How the values were searched (version 2; `None` in version 1): the file then has an
-    /// evaluation record per position after the trie.
+    /// How the values were searched (version 2 on; `None` in version 1): the file then has
+    /// an evaluation record per position after the trie. Versions 2 and 3 hold no
+    /// selectivity: their values are full width.
     pub evaluation: Option<EvalInfo>,
-    /// Sizes of the game table (version 3; `None` before): the file then has the table
-    /// after the evaluation records.
+    /// Sizes of the game table (version 3, optional in 4; `None` before): the file then has
+    /// the table after the evaluation records.
     pub game_table: Option<GameTableSize>,
 }
 
@@ -95,11 +100,27 @@ impl Header {
             evaluation: None,
             game_table: None,
         };
-        if version == 2 {
-            h.evaluation = Some(field(bytes, &mut at, "evaluation settings")?);
-        } else if version >= 3 {
-            h.evaluation = field(bytes, &mut at, "evaluation settings")?;
-            h.game_table = Some(field(bytes, &mut at, "game table sizes")?);
+        match version {
+            1 => {}
+            2 => {
+                let e: FullWidthInfo = field(bytes, &mut at, "evaluation settings")?;
+                h.evaluation = Some(e.into());
+            }
+            3 => {
+                let e: Option<FullWidthInfo> = field(bytes, &mut at, "evaluation settings")?;
+                h.evaluation = e.map(Into::into);
+                h.game_table = Some(field(bytes, &mut at, "game table sizes")?);
+            }
+            _ => {
+                let e: Option<EvalInfo> = field(bytes, &mut at, "evaluation settings")?;
+                if e.as_ref()
+                    .is_some_and(|e| !(1..=100).contains(&e.selectivity))
+                {
+                    return Err("the evaluation settings hold a selectivity outside 1-100%".into());
+                }
+                h.evaluation = e;
+                h.game_table = field(bytes, &mut at, "game table sizes")?;
+            }
         }
         Ok((h, at))
     }
@@ -107,8 +128,10 @@ impl Header {
     /// The format version of a book with this header.
     #[must_use]
     pub fn version(&self) -> u32 {
-        if self.game_table.is_some() {
+        if self.evaluation.as_ref().is_some_and(|e| !e.is_full_width()) {
             VERSION
+        } else if self.game_table.is_some() {
+            VERSION_GAMES
         } else if self.evaluation.is_some() {
             VERSION_VALUES
         } else {
@@ -129,15 +152,43 @@ impl Header {
             self.bucket_bits,
         );
         out.extend(bincode::encode_to_vec(fixed, bincode_config())?);
-        if let Some(g) = &self.game_table {
-            out.extend(bincode::encode_to_vec(
+        let full_width = self.evaluation.as_ref().map(FullWidthInfo::from);
+        match (self.version(), &self.game_table, full_width) {
+            (VERSION, g, _) => out.extend(bincode::encode_to_vec(
                 (&self.evaluation, g),
                 bincode_config(),
-            )?);
-        } else if let Some(e) = &self.evaluation {
-            out.extend(bincode::encode_to_vec(e, bincode_config())?);
+            )?),
+            (_, Some(g), e) => out.extend(bincode::encode_to_vec((e, g), bincode_config())?),
+            (_, None, Some(e)) => out.extend(bincode::encode_to_vec(e, bincode_config())?),
+            (_, None, None) => {}
         }
         Ok(out)
+    }
+}
+
+/// The evaluation settings as versions 2 and 3 store them: no selectivity, so full width.
+#[derive(bincode::Encode, bincode::Decode)]
+struct FullWidthInfo {
+    depth: u8,
+    exact_from: u8,
+}
+
+impl From<FullWidthInfo> for EvalInfo {
+    fn from(e: FullWidthInfo) -> EvalInfo {
+        EvalInfo {
+            depth: e.depth,
+            exact_from: e.exact_from,
+            selectivity: FULL_WIDTH,
+        }
+    }
+}
+
+impl From<&EvalInfo> for FullWidthInfo {
+    fn from(e: &EvalInfo) -> FullWidthInfo {
+        FullWidthInfo {
+            depth: e.depth,
+            exact_from: e.exact_from,
+        }
     }
 }
 
@@ -462,3 +513,6 @@ pub fn write_book(path: &Path, data: &BookData) -> Result<u64, BookError> {
     crate::atomic_file::replace(path, |f| f.write_all(&bytes)).map_err(io)?;
     Ok(bytes.len() as u64)
 }
+
+#[cfg(test)]
+mod tests;

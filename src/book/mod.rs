@@ -50,7 +50,10 @@ pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
 };
 pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
-pub use eval::{EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, SCORE_SCALE};
+pub use eval::{
+    selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
+    SCORE_SCALE,
+};
 pub use format::{encode, write_book, VERSION};
 pub use games::GameTable;
 pub use grow::NewLink;

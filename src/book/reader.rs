@@ -302,13 +302,14 @@ impl Book {
     }
 
     /// The format version of the file (1: no values, 2: with values, 3: with a game table,
-    /// values or not: see [`Book::has_values`]).
+    /// values or not: see [`Book::has_values`]; 4: values searched with Multi-ProbCut, game
+    /// table or not).
     #[must_use]
     pub fn version(&self) -> u32 {
         self.header.version()
     }
 
-    /// Whether the book holds a table of its games (format version 3).
+    /// Whether the book holds a table of its games (format version 3, or 4 with one).
     #[must_use]
     pub fn has_games(&self) -> bool {
         self.header.game_table.is_some()

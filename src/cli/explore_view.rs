@@ -194,10 +194,16 @@ fn table_footnotes(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         } else {
             String::new()
         };
+        // Full width goes without saying, as in books that could not record anything else.
+        let width = if e.selectivity >= othbook::book::FULL_WIDTH {
+            String::new()
+        } else {
+            format!(" at {}", othbook::book::selectivity_words(e.selectivity))
+        };
         writeln!(
             out,
-            "value: black - white, negamaxed from leaves searched {} plies deep{exact}; * best \
-             for {}",
+            "value: black - white, negamaxed from leaves searched {} plies deep{width}{exact}; * \
+             best for {}",
             e.depth, r.side
         )?;
         for m in &r.moves {

@@ -2,7 +2,7 @@
 
 use super::common::{write_json, OutputFormat};
 use anyhow::Result;
-use othbook::book::Book;
+use othbook::book::{selectivity_words, Book};
 use othbook::report::InfoReport;
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,9 +56,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 "values",
                 match &r.values {
                     Some(v) => format!(
-                        "leaf depth {}, exact from {} empties; {} positions with a value, {} \
-                         leaves missing, {} added by deviation",
-                        v.depth, v.exact_from, v.valued, v.missing, v.added
+                        "leaf depth {}, {}, exact from {} empties; {} positions with a value, \
+                         {} leaves missing, {} added by deviation",
+                        v.depth,
+                        selectivity_words(v.selectivity),
+                        v.exact_from,
+                        v.valued,
+                        v.missing,
+                        v.added
                     ),
                     None => "none (othbook book evaluate adds them)".into(),
                 },

@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::book::key::{Canonical, Key};
 use crate::book::{board_of, BookData, BookError, Graph, Leaf, NewLink, Score};
 use crate::engine::EngineError;
-use crate::learn::{search, SearchRun};
+use crate::learn::{check_kept_leaves, search, SearchRun, SettingsError};
 
 /// How far from the best line deviation goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,11 +51,15 @@ pub enum DeviateError {
     /// The book's tables cannot grow.
     #[error(transparent)]
     Book(#[from] BookError),
+    /// The book's leaves were searched with other settings.
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
 }
 
 /// Runs deviation learning on `data` (an evaluated book), searching leaves as `run` says;
 /// `save` is called after each round, and every `run.checkpoint_every` during a round's
 /// searches with the book as it would be if the round stopped there (for checkpoints).
+/// Refuses a book whose leaves were searched with other settings than `run`'s.
 pub fn deviate(
     data: &mut BookData,
     settings: &DeviateSettings,
@@ -63,6 +67,8 @@ pub fn deviate(
     save: &mut dyn FnMut(&BookData, &DeviateReport),
 ) -> Result<DeviateReport, DeviateError> {
     let mut report = DeviateReport::default();
+    // Every leaf stays: they must be of the settings new leaves are searched with.
+    check_kept_leaves(data, &run.settings, |_| false)?;
     data.info.evaluation = Some(run.settings.info());
     // Leaves an interrupted run left missing are searched first, so a rerun walks the same
     // book an uninterrupted run would have.

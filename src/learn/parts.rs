@@ -1,18 +1,23 @@
 //! Parts files: the leaves one shard of `book evaluate` found, for `book apply` to gather
 //! (and for a rerun to continue from). Layout: `OTHPARTS`, u32 version, u32 zero, then the
-//! book digest (u64), depth, exact-from (u8 each), shard index and count (u32 each), the
-//! record count (u64), the records sorted by key (player u64, opponent u64, 8-byte
-//! evaluation record holding the leaf), and a checksum of everything before it (u64), all
-//! little-endian.
+//! book digest (u64), depth, exact-from (u8 each), in version 2 the selectivity (u8,
+//! percent), shard index and count (u32 each), the record count (u64), the records sorted by
+//! key (player u64, opponent u64, 8-byte evaluation record holding the leaf), and a checksum
+//! of everything before it (u64), all little-endian. Full-width leaves are written as
+//! version 1 (which has no selectivity), so older othbook reads them.
 
 use crate::book::key::Key;
-use crate::book::{checksum, BookData, Leaf, PosEval, EVAL_SIZE};
+use crate::book::{checksum, BookData, EvalInfo, Leaf, PosEval, EVAL_SIZE, FULL_WIDTH};
 use crate::learn::{LeafSettings, Shard};
 use std::io::Write;
 use std::path::Path;
 
 const MAGIC: [u8; 8] = *b"OTHPARTS";
-const VERSION: u32 = 1;
+/// Full-width leaves.
+const VERSION_FULL_WIDTH: u32 = 1;
+/// Leaves searched with Multi-ProbCut: one more head byte, the selectivity.
+const VERSION: u32 = 2;
+/// Head bytes of version 1.
 const HEAD: usize = 8 + 4 + 4 + 8 + 1 + 1 + 4 + 4 + 8;
 const RECORD: usize = 16 + EVAL_SIZE;
 
@@ -25,6 +30,8 @@ pub struct Parts {
     pub depth: u8,
     /// Exact solves from this many empties.
     pub exact_from: u8,
+    /// Multi-ProbCut's confidence in the midgame searches, percent ([`FULL_WIDTH`]: none).
+    pub selectivity: u8,
     /// Which shard.
     pub shard: Shard,
     /// The leaves, sorted by key.
@@ -71,10 +78,17 @@ impl Parts {
     /// Whether these parts were searched for the book `digest` with `settings` and `shard`.
     #[must_use]
     pub fn matches(&self, digest: u64, settings: &LeafSettings, shard: Shard) -> bool {
-        self.digest == digest
-            && self.depth == settings.depth()
-            && self.exact_from == settings.exact_from()
-            && self.shard == shard
+        self.digest == digest && self.info() == settings.info() && self.shard == shard
+    }
+
+    /// The settings the leaves were searched with, as a book's header records them.
+    #[must_use]
+    pub fn info(&self) -> EvalInfo {
+        EvalInfo {
+            depth: self.depth,
+            exact_from: self.exact_from,
+            selectivity: self.selectivity,
+        }
     }
 
     /// The file's bytes.
@@ -82,12 +96,21 @@ impl Parts {
     pub fn encode(&self) -> Vec<u8> {
         let mut leaves = self.leaves.clone();
         leaves.sort_unstable_by_key(|(k, _)| *k);
-        let mut out = Vec::with_capacity(HEAD + leaves.len() * RECORD + 8);
+        let mut out = Vec::with_capacity(HEAD + 1 + leaves.len() * RECORD + 8);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let full_width = self.selectivity >= FULL_WIDTH;
+        let version = if full_width {
+            VERSION_FULL_WIDTH
+        } else {
+            VERSION
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
         out.extend_from_slice(&self.digest.to_le_bytes());
         out.extend_from_slice(&[self.depth, self.exact_from]);
+        if !full_width {
+            out.push(self.selectivity);
+        }
         out.extend_from_slice(&self.shard.index().to_le_bytes());
         out.extend_from_slice(&self.shard.count().to_le_bytes());
         out.extend_from_slice(&(leaves.len() as u64).to_le_bytes());
@@ -112,11 +135,16 @@ impl Parts {
         }
         let u32_at = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
         let u64_at = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-        if u32_at(8) != VERSION {
-            return Err(format!("parts format version {} is not 1", u32_at(8)));
-        }
-        let count = u64_at(34);
-        let expected = (count as u128) * RECORD as u128 + HEAD as u128 + 8;
+        // The selectivity byte of version 2 shifts what follows it by one.
+        let (selectivity, x) = match u32_at(8) {
+            VERSION_FULL_WIDTH => (FULL_WIDTH, 0),
+            VERSION if b.len() >= HEAD + 9 && (1..FULL_WIDTH).contains(&b[26]) => (b[26], 1),
+            VERSION => return Err("the selectivity is damaged".into()),
+            v => return Err(format!("parts format version {v} is not 1 or 2")),
+        };
+        let head = HEAD + x;
+        let count = u64_at(34 + x);
+        let expected = (count as u128) * RECORD as u128 + head as u128 + 8;
         if expected != b.len() as u128 {
             return Err(format!(
                 "truncated or extended: {count} records need {expected} bytes, the file has {}",
@@ -127,9 +155,9 @@ impl Parts {
         if checksum(&b[..end]) != u64_at(end) {
             return Err("checksum mismatch: the file is damaged".into());
         }
-        let shard = Shard::new(u32_at(26), u32_at(30)).map_err(|e| e.to_string())?;
+        let shard = Shard::new(u32_at(26 + x), u32_at(30 + x)).map_err(|e| e.to_string())?;
         let mut leaves = Vec::with_capacity(count as usize);
-        for rec in b[HEAD..end].chunks_exact(RECORD) {
+        for rec in b[head..end].chunks_exact(RECORD) {
             let key = Key {
                 player: u64::from_le_bytes(rec[..8].try_into().expect("8 bytes")),
                 opponent: u64::from_le_bytes(rec[8..16].try_into().expect("8 bytes")),
@@ -141,6 +169,7 @@ impl Parts {
             digest: u64_at(16),
             depth: b[24],
             exact_from: b[25],
+            selectivity,
             shard,
             leaves,
         })
@@ -174,6 +203,7 @@ mod tests {
             digest: 42,
             depth: 12,
             exact_from: 20,
+            selectivity: FULL_WIDTH,
             shard: Shard::new(1, 3).unwrap(),
             leaves: vec![
                 (
@@ -209,6 +239,28 @@ mod tests {
         sorted.sort_by_key(|(k, _)| *k);
         assert_eq!(back.leaves, sorted);
         assert_eq!((back.digest, back.depth, back.shard), (42, 12, p.shard));
+    }
+
+    #[test]
+    fn selective_parts_round_trip_and_full_width_ones_keep_version_1() {
+        let full = sample().encode();
+        assert_eq!(full[8..12], 1u32.to_le_bytes(), "full width: version 1");
+        assert_eq!(Parts::decode(&full).unwrap().selectivity, FULL_WIDTH);
+        for pc in [73, 87, 95, 98, 99] {
+            let p = Parts {
+                selectivity: pc,
+                ..sample()
+            };
+            let bytes = p.encode();
+            assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+            assert_eq!(bytes.len(), full.len() + 1);
+            let back = Parts::decode(&bytes).unwrap();
+            assert_eq!((back.info(), back.shard), (p.info(), p.shard));
+            assert_eq!(back.leaves.len(), 2);
+            let mut bad = bytes.clone();
+            bad[26] = 0;
+            assert!(Parts::decode(&bad).is_err());
+        }
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use crate::board::{Bitboard, Move};
 use crate::book::key::{Canonical, Key};
-use crate::book::{board_of, BookData, Graph, Leaf, RelinkReport, Score, ValueKind};
+use crate::book::{board_of, BookData, Graph, Leaf, Node, RelinkReport, Score, ValueKind};
 use crate::engine::{Engine, EngineError, EngineOptions, ScoreKind};
-use crate::learn::{LeafSettings, Shard};
+use crate::learn::{LeafSettings, SettingsError, Shard};
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -42,11 +42,7 @@ pub fn plan(data: &mut BookData, plies: Option<u8>, refresh: bool, shard: Shard)
         .iter()
         .zip(&graph.nodes)
         .filter(|(p, node)| {
-            let ply = 60 - board_of(p.key).empty_count();
-            !node.out.is_empty()
-                && (refresh || !p.eval.leaf.is_known())
-                && plies.is_none_or(|n| ply <= u32::from(n))
-                && shard.contains(p.key)
+            planned(p.key, &p.eval.leaf, node, plies, refresh) && shard.contains(p.key)
         })
         .map(|(p, node)| LeafJob {
             key: p.key,
@@ -58,6 +54,56 @@ pub fn plan(data: &mut BookData, plies: Option<u8>, refresh: bool, shard: Shard)
         relink,
         graph,
     }
+}
+
+/// Whether [`plan`] searches the leaf of `p` (of any shard).
+fn planned(key: Key, leaf: &Leaf, node: &Node, plies: Option<u8>, refresh: bool) -> bool {
+    let ply = 60 - board_of(key).empty_count();
+    !node.out.is_empty()
+        && (refresh || !leaf.is_known())
+        && plies.is_none_or(|n| ply <= u32::from(n))
+}
+
+/// Checks that no leaf `data` holds from an evaluation with other settings than `settings`
+/// would stay beside leaves searched with them (the header would then claim settings that
+/// some leaves were not searched with). `replaced(i)`: whether the leaf of position `i` is
+/// searched again. Leaves that need no search (in the book, game over) depend on no setting.
+pub fn check_kept_leaves(
+    data: &BookData,
+    settings: &LeafSettings,
+    replaced: impl Fn(usize) -> bool,
+) -> Result<(), SettingsError> {
+    let asked = settings.info();
+    let Some(book) = data.info.evaluation.clone().filter(|b| *b != asked) else {
+        return Ok(());
+    };
+    let kept = data
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            matches!(p.eval.leaf, Leaf::Move { .. } | Leaf::ScoreOnly(_)) && !replaced(*i)
+        })
+        .count();
+    if kept == 0 {
+        return Ok(());
+    }
+    Err(SettingsError::Mixed { book, asked, kept })
+}
+
+/// [`check_kept_leaves`] for a run of [`plan`] with `plies` and `refresh` over every shard:
+/// `graph` is the plan's.
+pub fn check_plan(
+    data: &BookData,
+    graph: &Graph,
+    plies: Option<u8>,
+    refresh: bool,
+    settings: &LeafSettings,
+) -> Result<(), SettingsError> {
+    check_kept_leaves(data, settings, |i| {
+        let p = &data.positions[i];
+        planned(p.key, &p.eval.leaf, &graph.nodes[i], plies, refresh)
+    })
 }
 
 /// The leaves found so far, shared by the workers.

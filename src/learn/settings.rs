@@ -2,7 +2,7 @@
 
 use crate::book::key::{stable_hash, Key};
 use crate::book::EvalInfo;
-use crate::engine::{Limits, MAX_DEPTH};
+use crate::engine::{Limits, Selectivity, MAX_DEPTH};
 use std::str::FromStr;
 
 /// Why settings cannot be used.
@@ -20,6 +20,23 @@ pub enum SettingsError {
     /// Hash size out of range.
     #[error("hash {0} MiB is out of range: use 1 to 4096")]
     Hash(usize),
+    /// A recorded selectivity (a book's header, a parts file) that is not a level.
+    #[error("selectivity {0}% is not a level: use 73, 87, 95, 98, 99 or 100")]
+    Selectivity(u8),
+    /// Leaves searched with other settings would stay beside the new ones.
+    #[error(
+        "the book's leaves were searched with {book}, not {asked}: {kept} of them would stay \
+         beside leaves searched with the new settings: evaluate the book again with these \
+         settings (`othbook book evaluate --refresh`, without --plies) or give the book's"
+    )]
+    Mixed {
+        /// The book's settings.
+        book: EvalInfo,
+        /// The settings asked for.
+        asked: EvalInfo,
+        /// Leaves of the book's settings that would stay.
+        kept: usize,
+    },
 }
 
 /// How each leaf is searched.
@@ -28,6 +45,7 @@ pub struct LeafSettings {
     depth: u8,
     exact_from: u8,
     hash_mb: usize,
+    selectivity: Selectivity,
 }
 
 /// The largest default transposition table per leaf search.
@@ -46,8 +64,16 @@ pub fn default_hash_mb(depth: u32) -> usize {
     }
 }
 
+/// The selectivity level a book's header or a parts file records (as a percent).
+pub fn selectivity_of(info: &EvalInfo) -> Result<Selectivity, SettingsError> {
+    Selectivity::all()
+        .find(|s| s.percent() == info.selectivity)
+        .ok_or(SettingsError::Selectivity(info.selectivity))
+}
+
 impl LeafSettings {
-    /// Midgame searches to `depth` plies; exact solves at `exact_from` empties or fewer
+    /// Midgame searches to `depth` plies at full width (see
+    /// [`LeafSettings::with_selectivity`]); exact solves at `exact_from` empties or fewer
     /// (0: never).
     pub fn new(depth: u32, exact_from: u32, hash_mb: usize) -> Result<LeafSettings, SettingsError> {
         if !(1..=MAX_DEPTH).contains(&depth) {
@@ -63,7 +89,27 @@ impl LeafSettings {
             depth: depth as u8,
             exact_from: exact_from as u8,
             hash_mb,
+            selectivity: Selectivity::EXACT,
         })
+    }
+
+    /// The same settings with Multi-ProbCut at `selectivity` in the midgame searches
+    /// ([`Selectivity::EXACT`]: full width, the default). Solves stay exact.
+    #[must_use]
+    pub fn with_selectivity(self, selectivity: Selectivity) -> LeafSettings {
+        LeafSettings {
+            selectivity,
+            ..self
+        }
+    }
+
+    /// The settings a book's header or a parts file records, with `hash_mb` per search.
+    pub fn from_info(info: &EvalInfo, hash_mb: usize) -> Result<LeafSettings, SettingsError> {
+        let selectivity = selectivity_of(info)?;
+        Ok(
+            LeafSettings::new(u32::from(info.depth), u32::from(info.exact_from), hash_mb)?
+                .with_selectivity(selectivity),
+        )
     }
 
     /// Search depth in plies.
@@ -78,6 +124,12 @@ impl LeafSettings {
         self.exact_from
     }
 
+    /// Multi-ProbCut's confidence in the midgame searches.
+    #[must_use]
+    pub fn selectivity(&self) -> Selectivity {
+        self.selectivity
+    }
+
     /// Transposition table per search, MiB.
     #[must_use]
     pub fn hash_mb(&self) -> usize {
@@ -90,16 +142,19 @@ impl LeafSettings {
         EvalInfo {
             depth: self.depth,
             exact_from: self.exact_from,
+            selectivity: self.selectivity.percent(),
         }
     }
 
-    /// The engine limits for a position with `empties` empty squares.
+    /// The engine limits for a position with `empties` empty squares: a solve (always
+    /// exact), or a midgame search at the selectivity (set explicitly: the engine's default
+    /// is selective).
     #[must_use]
     pub fn limits(&self, empties: u32) -> Limits {
         if empties <= u32::from(self.exact_from) {
-            Limits::exact()
+            Limits::exact().selectivity(Selectivity::EXACT)
         } else {
-            Limits::depth(u32::from(self.depth))
+            Limits::depth(u32::from(self.depth)).selectivity(self.selectivity)
         }
     }
 }

@@ -72,6 +72,13 @@ pub struct Evaluation {
     pub depth: u8,
     /// Leaves with at most this many empties were solved exactly.
     pub exact_from: u8,
+    /// Multi-ProbCut's confidence in the midgame leaf searches, percent (100: full width).
+    #[serde(default = "full_width")]
+    pub selectivity: u8,
+}
+
+fn full_width() -> u8 {
+    crate::book::FULL_WIDTH
 }
 
 impl From<EvalInfo> for Evaluation {
@@ -79,6 +86,17 @@ impl From<EvalInfo> for Evaluation {
         Evaluation {
             depth: e.depth,
             exact_from: e.exact_from,
+            selectivity: e.selectivity,
+        }
+    }
+}
+
+impl From<Evaluation> for EvalInfo {
+    fn from(e: Evaluation) -> EvalInfo {
+        EvalInfo {
+            depth: e.depth,
+            exact_from: e.exact_from,
+            selectivity: e.selectivity,
         }
     }
 }
@@ -514,6 +532,7 @@ mod tests {
                 evaluation: Evaluation {
                     depth: 10,
                     exact_from: 18,
+                    selectivity: 87,
                 },
             }),
             eval: Some(EvalHeader {

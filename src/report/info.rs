@@ -60,6 +60,8 @@ pub struct InfoValues {
     pub depth: u8,
     /// Leaves of at most this many empties were solved exactly.
     pub exact_from: u8,
+    /// Multi-ProbCut's confidence in the midgame leaf searches, percent (100: full width).
+    pub selectivity: u8,
     /// Positions with a value.
     pub valued: u64,
     /// Positions whose leaf has not been searched.
@@ -155,6 +157,7 @@ fn values_of(book: &Book) -> Result<Option<InfoValues>, BookError> {
     Ok(Some(InfoValues {
         depth: e.depth,
         exact_from: e.exact_from,
+        selectivity: e.selectivity,
         valued: count(&|e| e.value.is_some()),
         missing: count(&|e| !e.leaf.is_known()),
         added: count(&|e| e.added),

@@ -208,6 +208,7 @@ pub fn evaluate_book(
     data.info.evaluation = Some(EvalInfo {
         depth,
         exact_from: 0,
+        ..EvalInfo::default()
     });
     let report = data.relink_with(&graph);
     othbook::book::write_book(dst, &data).unwrap();

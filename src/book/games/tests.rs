@@ -58,7 +58,7 @@ fn boards(data: &BookData) -> Vec<Board> {
 fn table_round_trips_through_the_book_file() {
     let g = games(300, 60);
     let (data, book) = book_of(&g, 20, GameFilter::default());
-    assert_eq!(book.version(), crate::book::VERSION);
+    assert_eq!(book.version(), crate::book::format::VERSION_GAMES);
     let table = book.games().expect("reads").expect("has games");
     assert_eq!(Some(&table), data.games.as_ref());
     assert_eq!(table.len(), 300);

@@ -115,6 +115,7 @@ pub fn to_data(book: EdaxBook, name: &str) -> Result<(BookData, ImportReport), S
             evaluation: Some(EvalInfo {
                 depth: level,
                 exact_from: solved_empties(level),
+                ..EvalInfo::default()
             }),
         },
         positions,

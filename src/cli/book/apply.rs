@@ -4,7 +4,9 @@ use super::output;
 use crate::cli::common::bad;
 use crate::cli::output_path::Output;
 use anyhow::{Context, Result};
-use othbook::learn::{apply_leaves, book_digest, read_parts, LeafSettings, Parts};
+use othbook::learn::{
+    apply_leaves, book_digest, check_kept_leaves, read_parts, LeafSettings, Parts,
+};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -12,8 +14,10 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The parts may come in any order and from any number of runs; all \
-must be of this book and of the same --depth and --exact-from. With every shard applied the \
-result is byte-identical to one unsharded `book evaluate`.\n\n\
+must be of this book and of the same --depth, --exact-from and --selectivity. With every shard \
+applied the result is byte-identical to one unsharded `book evaluate`. A book whose own leaves \
+were searched with other settings takes parts only if they replace every one of them \
+(`book evaluate --refresh` without --plies).\n\n\
 Example:\n  othbook book apply my.book part.0 part.1 part.2 -o evaluated.book"
 )]
 pub struct Args {
@@ -45,19 +49,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             )));
         }
         if let Some((first, f)) = all.first() {
-            if (f.depth, f.exact_from, f.shard.count())
-                != (parts.depth, parts.exact_from, parts.shard.count())
-            {
+            if (f.info(), f.shard.count()) != (parts.info(), parts.shard.count()) {
                 return Err(bad(format!(
-                    "{} (depth {}, exact from {}, {} shards) and {} (depth {}, exact from {}, \
-                     {} shards) were searched with other settings",
+                    "{} ({}, {} shards) and {} ({}, {} shards) were searched with other settings",
                     first.display(),
-                    f.depth,
-                    f.exact_from,
+                    f.info(),
                     f.shard.count(),
                     p.display(),
-                    parts.depth,
-                    parts.exact_from,
+                    parts.info(),
                     parts.shard.count()
                 )));
             }
@@ -65,12 +64,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         all.push((p.clone(), parts));
     }
     let first = &all[0].1;
-    let settings = LeafSettings::new(
-        u32::from(first.depth),
-        u32::from(first.exact_from),
+    let settings = LeafSettings::from_info(
+        &first.info(),
         othbook::learn::default_hash_mb(u32::from(first.depth)),
     )
-    .map_err(|e| bad(e.to_string()))?;
+    .map_err(|e| bad(format!("{}: {e}", all[0].0.display())))?;
+    let replaced: ahash::AHashSet<_> = all
+        .iter()
+        .flat_map(|(_, p)| p.leaves.iter().map(|(k, _)| *k))
+        .collect();
+    check_kept_leaves(&data, &settings, |i| {
+        replaced.contains(&data.positions[i].key)
+    })
+    .map_err(|e| bad(format!("{}: {e}", args.book.display())))?;
     let count = first.shard.count();
     let missing: Vec<String> = (0..count)
         .filter(|i| !all.iter().any(|(_, p)| p.shard.index() == *i))

@@ -1,12 +1,14 @@
 //! `othbook book deviate`: deviation learning (Edax's `book deviate`): adds the positions off
 //! the book's best lines that are close enough to them, each with a searched leaf.
 
+use super::leaf_options::LeafOptions;
 use super::output;
 use crate::cli::common::bad;
 use crate::cli::interrupt::{self, Interrupted};
 use crate::cli::output_path::Output;
 use anyhow::Result;
-use othbook::learn::{default_hash_mb, deviate, DeviateSettings, LeafSettings, SearchRun};
+use othbook::engine::Selectivity;
+use othbook::learn::{deviate, DeviateError, DeviateSettings, LeafSettings, SearchRun};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -21,8 +23,11 @@ is played and added to the book with its own leaf searched, and values are negam
 Rounds repeat until nothing more qualifies or --max positions were added. Added positions have \
 no games: `explore` shows them with 0 games. The book must be evaluated first \
 (`othbook book evaluate`); any missing leaf is searched before the first round. The book is \
-saved after every round; Ctrl-C saves what was found (exit code 130) and a rerun continues.\n\n\
-Example:\n  othbook book deviate my.book --relative 4 --absolute 8 --depth 12 --until 30"
+saved after every round; Ctrl-C saves what was found (exit code 130) and a rerun continues. \
+Leaves are searched with the settings of the book's evaluation (`othbook info`): other \
+--depth, --exact-from or --selectivity need the book evaluated with them first (`othbook book \
+evaluate --refresh`), since a book's leaves are all searched with one setting.\n\n\
+Example:\n  othbook book deviate my.book --relative 4 --absolute 8 --until 30"
 )]
 pub struct Args {
     /// The evaluated book.
@@ -37,12 +42,18 @@ pub struct Args {
     /// Window around the start position's value, in discs.
     #[arg(long)]
     absolute: f64,
-    /// Leaf search depth in plies.
+    /// Leaf search depth in plies (default: the book's).
     #[arg(long)]
-    depth: u32,
-    /// Solve leaves exactly at this many empties or fewer (0: never).
-    #[arg(long, default_value_t = 18)]
-    exact_from: u32,
+    depth: Option<u32>,
+    /// Solve leaves exactly at this many empties or fewer, 0: never (default: the book's).
+    #[arg(long)]
+    exact_from: Option<u32>,
+    /// Multi-ProbCut's confidence in the midgame leaf searches: 73, 87, 95, 98, 99, or 100
+    /// (full width; also `exact`) (default: the book's). Solved leaves are exact whatever it
+    /// is.
+    #[arg(long, value_name = "LEVEL")]
+    selectivity: Option<Selectivity>,
+
     /// Add leaves only from positions fewer than this many plies deep.
     #[arg(long, default_value_t = 60)]
     until: u32,
@@ -74,18 +85,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         max: args.max,
     };
     let checkpoint_every = output::checkpoint_every(args.checkpoint)?;
-    let leaf = LeafSettings::new(args.depth, args.exact_from, default_hash_mb(args.depth))
-        .map_err(|e| bad(e.to_string()))?;
     let threads = crate::cli::common::threads_arg(args.threads)?;
     let target = output::target(&args.book, args.output.as_ref())?;
     let path = target.path();
     let mut data = output::read(&args.book)?;
-    if data.info.evaluation.is_none() {
+    let Some(book) = data.info.evaluation.clone() else {
         return Err(bad(format!(
             "{} has no values: run `othbook book evaluate` on it first",
             args.book.display()
         )));
-    }
+    };
+    let leaf = leaf_settings(&args, &book)?;
+
     let stop = interrupt::install();
     let tick = || {};
     let run = SearchRun {
@@ -110,7 +121,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             stop.store(true, Ordering::Relaxed);
         }
     };
-    let report = deviate(&mut data, &settings, &run, &mut save)?;
+    let report = deviate(&mut data, &settings, &run, &mut save).map_err(|e| match e {
+        DeviateError::Settings(e) => bad(format!("{}: {e}", args.book.display())),
+        e => e.into(),
+    })?;
     if let Some(e) = failed {
         return Err(e);
     }
@@ -130,4 +144,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The leaf settings: the options given, the book's evaluation for the others.
+fn leaf_settings(args: &Args, book: &othbook::book::EvalInfo) -> Result<LeafSettings> {
+    let options = LeafOptions {
+        depth: args.depth.unwrap_or(u32::from(book.depth)),
+        exact_from: args.exact_from,
+        selectivity: args.selectivity,
+        hash: None,
+    };
+    super::leaf_options::leaf_settings(&args.book, book, &options)
 }

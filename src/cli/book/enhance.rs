@@ -2,16 +2,16 @@
 //! enhance`): on the most played lines, positions whose best and second-best moves are within
 //! a window get those moves searched deeper or played and added, and values are negamaxed.
 
+use super::leaf_options::LeafOptions;
 use super::output;
 use crate::cli::common::bad;
 use crate::cli::interrupt::{self, Interrupted};
 use crate::cli::output_path::Output;
 use anyhow::Result;
 use othbook::book::BookData;
+use othbook::engine::probcut::Selectivity;
 use othbook::engine::MAX_DEPTH;
-use othbook::learn::{
-    default_hash_mb, enhance, EnhanceReport, EnhanceSettings, LeafSettings, SearchRun,
-};
+use othbook::learn::{enhance, EnhanceReport, EnhanceSettings, LeafSettings, SearchRun};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -59,6 +59,11 @@ pub struct Args {
     /// evaluated).
     #[arg(long)]
     exact_from: Option<u32>,
+    /// Multi-ProbCut's confidence in the midgame leaf searches: 73, 87, 95, 98, 99, or 100
+    /// (full width; also `exact`) (default: as the book was evaluated). Solved leaves are
+    /// exact whatever it is.
+    #[arg(long, value_name = "LEVEL")]
+    selectivity: Option<Selectivity>,
     /// Add at most this many positions in this run.
     #[arg(long, default_value_t = 10_000)]
     max_positions: usize,
@@ -88,6 +93,7 @@ struct JsonReport<'a> {
     min_games: u64,
     depth: u8,
     exact_from: u8,
+    selectivity: u8,
     seconds: f64,
     #[serde(flatten)]
     report: &'a EnhanceReport,
@@ -109,12 +115,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let leaf = leaf_settings(&args, &data)?;
     eprintln!(
         "enhancing {}: lines from positions of {} games or more, window {:.2} discs, deeper \
-         searches at depth {}, exact from {} empties, {threads} thread{}",
+         searches at {}, {threads} thread{}",
         args.book.display(),
         settings.min_games(),
         settings.window(),
-        leaf.depth(),
-        leaf.exact_from(),
+        leaf.info(),
         if threads == 1 { "" } else { "s" },
     );
     let stop = interrupt::install();
@@ -171,6 +176,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             min_games: settings.min_games(),
             depth: leaf.depth(),
             exact_from: leaf.exact_from(),
+            selectivity: leaf.info().selectivity,
             seconds,
             report: &report,
         };
@@ -200,12 +206,15 @@ fn leaf_settings(args: &Args, data: &BookData) -> Result<LeafSettings> {
             args.book.display()
         )));
     };
-    let depth = args
-        .depth
-        .unwrap_or((u32::from(info.depth) + 4).min(MAX_DEPTH));
-    let exact_from = args.exact_from.unwrap_or(u32::from(info.exact_from));
-    let hash = args.hash.unwrap_or(default_hash_mb(depth));
-    LeafSettings::new(depth, exact_from, hash).map_err(|e| bad(e.to_string()))
+    let options = LeafOptions {
+        depth: args
+            .depth
+            .unwrap_or((u32::from(info.depth) + 4).min(MAX_DEPTH)),
+        exact_from: args.exact_from,
+        selectivity: args.selectivity,
+        hash: args.hash,
+    };
+    super::leaf_options::leaf_settings(&args.book, info, &options)
 }
 
 /// The report as text.

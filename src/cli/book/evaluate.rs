@@ -9,9 +9,10 @@ use anyhow::{Context, Result};
 use dashmap::DashMap;
 use othbook::book::key::Key;
 use othbook::book::{BookData, Leaf};
+use othbook::engine::Selectivity;
 use othbook::learn::{
-    apply_leaves, book_digest, default_hash_mb, plan, read_parts, search_leaves, write_parts,
-    LeafSettings, Parts, SearchRun, Shard,
+    apply_leaves, book_digest, check_plan, default_hash_mb, plan, read_parts, search_leaves,
+    write_parts, LeafSettings, Parts, SearchRun, Shard,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -24,8 +25,13 @@ use std::time::Instant;
     after_help = "Each leaf is searched on one thread from a clear transposition table, \
 so the values do not depend on the thread count or order: the same book and options give the \
 same bytes. Ctrl-C (or SIGTERM) saves the leaves found so far and exits with code 130; the \
-output is also saved every --checkpoint minutes. Run the same command again to continue.\n\n\
+output is also saved every --checkpoint minutes. Run the same command again to continue (after \
+--refresh: the same command without --refresh, since the leaves not searched again yet are saved \
+as missing).\n\n\
+A book's leaves are all searched with one setting, which its header records (`othbook info`): \
+evaluating a book that has leaves with other settings needs --refresh (without --plies).\n\n\
 Examples:\n  othbook book evaluate my.book --depth 12 --exact-from 18\n  \
+othbook book evaluate my.book --depth 18 --selectivity 73 --refresh -o deep.book\n  \
 othbook book evaluate my.book --shard 0/3 -o part.0   (then: othbook book apply my.book part.* -o out.book)"
 )]
 pub struct Args {
@@ -42,6 +48,11 @@ pub struct Args {
     /// Solve leaves exactly at this many empties or fewer (0: never).
     #[arg(long, default_value_t = 18)]
     exact_from: u32,
+    /// Multi-ProbCut's confidence in the midgame leaf searches: 73, 87, 95, 98, 99, or 100
+    /// (full width, no ProbCut; also `exact`). Lower is faster and less sure. Solved leaves
+    /// (--exact-from) are exact whatever it is.
+    #[arg(long, default_value = "100", value_name = "LEVEL")]
+    selectivity: Selectivity,
     /// Only positions at most this many plies from the start.
     #[arg(long)]
     plies: Option<u8>,
@@ -76,7 +87,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         args.exact_from,
         args.hash.unwrap_or(default_hash_mb(args.depth)),
     )
-    .map_err(|e| bad(e.to_string()))?;
+    .map_err(|e| bad(e.to_string()))?
+    .with_selectivity(args.selectivity);
     let threads = crate::cli::common::threads_arg(args.threads)?;
     let checkpoint_every = output::checkpoint_every(args.checkpoint)?;
     let target = match (args.shard, &args.output) {
@@ -99,6 +111,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let digest = book_digest(&data);
     let shard = args.shard.unwrap_or(Shard::ALL);
     let the_plan = plan(&mut data, args.plies, args.refresh, shard);
+    check_plan(&data, &the_plan.graph, args.plies, args.refresh, &settings)
+        .map_err(|e| bad(format!("{}: {e}", args.book.display())))?;
+    if args.refresh {
+        // Saved as missing until searched again: a checkpoint then holds only leaves of
+        // these settings, so a rerun without --refresh continues without mixing them.
+        let index = data.key_index();
+        for job in &the_plan.jobs {
+            data.positions[index[&job.key]].eval.leaf = Leaf::Missing;
+        }
+    }
     let results: DashMap<Key, Leaf> = DashMap::new();
     let in_place = args.output.is_none();
     let resumed = resume(
@@ -114,16 +136,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .filter(|j| !results.contains_key(&j.key))
         .count();
     eprintln!(
-        "{} leaves to search ({} positions{}{}), depth {}, exact from {} empties, {threads} thread{}",
+        "{} leaves to search ({} positions{}{}), {}, {threads} thread{}",
         todo,
         data.positions.len(),
         match shard {
             Shard::ALL => String::new(),
             s => format!(", shard {s}"),
         },
-        if resumed > 0 { format!(", {resumed} found by an earlier run") } else { String::new() },
-        settings.depth(),
-        settings.exact_from(),
+        if resumed > 0 {
+            format!(", {resumed} found by an earlier run")
+        } else {
+            String::new()
+        },
+        settings.info(),
         if threads == 1 { "" } else { "s" },
     );
     let bar = progress(jobs.len() as u64);
@@ -164,8 +189,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     if !done && stop.load(Ordering::Relaxed) {
         out.flush()?;
+        let again = if args.refresh {
+            "run the same command without --refresh to continue (with it, it starts over)"
+        } else {
+            "run the same command again to continue"
+        };
         return Err(Interrupted(format!(
-            "interrupted: {} of {} leaves saved; run the same command again to continue",
+            "interrupted: {} of {} leaves saved; {again}",
             results.len(),
             jobs.len()
         ))
@@ -217,10 +247,12 @@ fn save(
         }
         Target::Parts(path, shard) => {
             let path = path.path();
+            let info = settings.info();
             let parts = Parts {
                 digest,
-                depth: settings.depth(),
-                exact_from: settings.exact_from(),
+                depth: info.depth,
+                exact_from: info.exact_from,
+                selectivity: info.selectivity,
                 shard: *shard,
                 leaves: results_of(results),
             };
@@ -250,11 +282,10 @@ fn resume(
             let parts = read_parts(path)?;
             if !parts.matches(digest, settings, *shard) {
                 return Err(bad(format!(
-                    "{} holds leaves of another book, shard or settings (depth {}, exact from \
-                     {}, shard {}): remove it or choose another -o",
+                    "{} holds leaves of another book, shard or settings ({}, shard {}): remove \
+                     it or choose another -o",
                     path.display(),
-                    parts.depth,
-                    parts.exact_from,
+                    parts.info(),
                     parts.shard
                 )));
             }

@@ -11,6 +11,7 @@ mod evaluate;
 mod export;
 mod fix;
 mod import;
+mod leaf_options;
 mod output;
 
 use anyhow::Result;

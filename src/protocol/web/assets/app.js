@@ -523,12 +523,19 @@ $("filters").addEventListener("submit", (e) => {
   load();
 });
 
+// How the book's values were searched, as `othbook info` says it.
+function evaluationText(e) {
+  const width = e.selectivity >= 100 ? "full width" : `selectivity ${e.selectivity}%`;
+  return `leaf depth ${e.depth}, ${width}, exact from ${e.exact_from} empties`;
+}
+
 async function init() {
   buildBoard();
   readHash();
   try {
     const info = await api("info", new URLSearchParams());
-    $("book-info").textContent = `${info.book} · ${info.games.toLocaleString()} games · ${info.positions.toLocaleString()} positions`;
+    $("book-info").textContent = `${info.book} · ${info.games.toLocaleString()} games · ${info.positions.toLocaleString()} positions` +
+      (info.evaluation ? ` · values: ${evaluationText(info.evaluation)}` : "");
     const sel = $("depth");
     for (const d of [4, 8, 12, 16, 20]) {
       if (d > info.max_depth) break;
