@@ -6,7 +6,9 @@ use super::output_path::{claim, Output};
 use anyhow::{Context, Result};
 use othbook::engine::probcut::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
 use othbook::engine::{Engine, EngineOptions, PatternEval};
-use othbook::train::probcut::{fit_all, measure_endgame, measure_midgame, sample_positions};
+use othbook::train::probcut::{
+    fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv,
+};
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,7 +31,7 @@ enum What {
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Each midgame position is searched to every depth up to 12 without \
+    after_help = "Each midgame position is searched to every depth up to 14 without \
 ProbCut; each endgame position (12-20 empties) is searched shallow and solved exactly. One \
 thread, a cleared table per position: the same games and counts give the same file. \
 Rebuild othbook after writing the table into src/engine/probcut/table.rs."
@@ -48,6 +50,11 @@ struct ProbcutArgs {
     /// runs: a second othbook writing it stops at once with exit code 75.
     #[arg(long, short, default_value = "src/engine/probcut/table.rs")]
     out: Output,
+    /// Also write every sample (TSV: each midgame position's values at depths 1-14, each
+    /// endgame position's shallow value and exact score, in SCALE units), to check the fit's
+    /// stability or try other depth pairs without searching again.
+    #[arg(long)]
+    samples: Option<PathBuf>,
     /// Weight file to calibrate for (default: the embedded weights): a new evaluation needs
     /// its own table, as the table belongs to the evaluation it was measured with.
     #[arg(long)]
@@ -68,8 +75,11 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
     }
     let mut inputs = args.games.clone();
     inputs.extend(args.eval.iter().cloned());
-    super::common::distinct_files(&inputs, args.out.file().as_slice())?;
+    let mut outputs = args.out.file().as_slice().to_vec();
+    outputs.extend(args.samples.as_deref());
+    super::common::distinct_files(&inputs, &outputs)?;
     let file = args.out.file().map(claim).transpose()?;
+    let samples_file = args.samples.as_deref().map(claim).transpose()?;
     // A bad weight file fails before the games are read.
     let eval = match &args.eval {
         Some(p) => PatternEval::load(p)?,
@@ -124,6 +134,11 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
     for (i, b) in end.iter().enumerate() {
         end_samples.push(measure_endgame(&mut engine, b)?);
         progress(mid.len() + i + 1);
+    }
+    if let Some(f) = &samples_file {
+        let tsv = samples_tsv(&mid_samples, &end_samples);
+        othbook::atomic_file::replace(f.path(), |w| w.write_all(tsv.as_bytes()))
+            .with_context(|| format!("writing {}", f.path().display()))?;
     }
     let tables = fit_all(&mid_samples, &end_samples);
     let names: Vec<String> = args

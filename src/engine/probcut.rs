@@ -132,8 +132,11 @@ pub struct Fit {
 /// Midgame ProbCut is tried from this depth on.
 pub const MID_MIN_DEPTH: u32 = 4;
 /// Deepest midgame depth calibrated; deeper nodes keep the gap `d - d'` of the deepest
-/// calibrated pair of the same parity (and its a, b, σ).
-pub const MID_MAX_DEPTH: u32 = 12;
+/// calibrated pair of the same parity (and its a, b, σ). At a fixed gap σ shrinks as both
+/// searches deepen (docs/experiments.md, "ProbCut recalibrated"), so the borrowed σ errs on the
+/// safe side. A depth 18 search borrows the fit of 14←6 (gap 8) for its top four plies and
+/// searches their shallow predictions at depth 10, not 12 as with a depth-12 table.
+pub const MID_MAX_DEPTH: u32 = 14;
 /// Lowest empties of each midgame band (a node's band is the last one starting at or below
 /// its empties).
 pub const MID_BANDS: [u32; 4] = [0, 24, 34, 44];
@@ -143,7 +146,7 @@ pub const END_MIN_EMPTIES: u32 = 12;
 pub const END_MAX_EMPTIES: u32 = 20;
 
 /// Shallow depth paired with a midgame depth `d` (same parity, about half as deep; Edax's
-/// pairing): 4→2, 5→3, 6→2, 7→3, 8→4, 9→5, 10→4, 11→5, 12→6.
+/// pairing): 4→2, 5→3, 6→2, 7→3, 8→4, 9→5, 10→4, 11→5, 12→6, 13→7, 14→6.
 #[must_use]
 pub fn mid_shallow(d: u32) -> u32 {
     match 2 * (d / 4) + (d & 1) {

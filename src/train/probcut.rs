@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 /// Root empties of the positions sampled for each midgame band (a search to
 /// [`MID_MAX_DEPTH`] stays short of the end in all of them).
 const MID_ROOT_EMPTIES: [(u32, u32); 4] = [(16, 23), (24, 33), (34, 43), (44, 53)];
+const _: () = assert!(MID_ROOT_EMPTIES[0].0 > MID_MAX_DEPTH);
 const _: () = assert!(MID_ROOT_EMPTIES.len() == MID_BANDS.len());
 
 /// One midgame position's root values (SCALE units) at depths 1 to [`MID_MAX_DEPTH`]
@@ -146,6 +147,24 @@ pub fn measure_endgame<E: SearchEval>(
         shallow,
         exact: exact.score,
     })
+}
+
+/// The samples as TSV, one position a line: `mid`, band, then the values at depths 1 to
+/// [`MID_MAX_DEPTH`]; `end`, empties, shallow value, exact score (SCALE units).
+#[must_use]
+pub fn samples_tsv(mid: &[MidSample], end: &[EndSample]) -> String {
+    let mut s = String::new();
+    for m in mid {
+        let _ = write!(s, "mid\t{}", m.band);
+        for v in &m.values[1..] {
+            let _ = write!(s, "\t{v}");
+        }
+        s.push('\n');
+    }
+    for e in end {
+        let _ = writeln!(s, "end\t{}\t{}\t{}", e.empties, e.shallow, e.exact);
+    }
+    s
 }
 
 /// Least-squares fit of `y ≈ a·x + b` and the residual standard deviation (n − 2 degrees of

@@ -26,3 +26,44 @@ fn shallow_depths_keep_the_parity_and_stay_shallower() {
         assert!(end_shallow(e) < e);
     }
 }
+
+/// Every entry a search can reach is a real fit of its own pair: the shallow depth the search
+/// uses, a spread to cut by and a slope near one (a table of placeholders, or one fitted on
+/// no positions, would have σ = 0 and cut on any prediction beyond the window).
+#[test]
+fn every_reachable_entry_is_a_fit_of_its_own_pair() {
+    for (band, fits) in table::MIDGAME.iter().enumerate() {
+        for d in MID_MIN_DEPTH..=MID_MAX_DEPTH {
+            let f = fits[d as usize];
+            assert_eq!(
+                u32::from(f.shallow),
+                mid_shallow(d),
+                "band {band} depth {d}"
+            );
+            assert!(f.sigma > 50.0, "band {band} depth {d}: {f:?}");
+            assert!((0.5..1.5).contains(&f.a), "band {band} depth {d}: {f:?}");
+        }
+    }
+    for e in END_MIN_EMPTIES..=END_MAX_EMPTIES {
+        let f = end_fit(e);
+        assert_eq!(u32::from(f.shallow), end_shallow(e), "{e} empties");
+        assert!(
+            f.sigma > 50.0 && (0.5..1.5).contains(&f.a),
+            "{e} empties: {f:?}"
+        );
+    }
+}
+
+/// Regression: the table stopped at depth 12, so a depth 18 search (how books are evaluated)
+/// predicted each of its top nodes from a 12-ply search with the fit of 12←6: the most
+/// expensive probes of the search, on a fit measured six plies shallower. The calibrated
+/// depths now reach 14 and an 18-ply node probes at depth 10 with the measured 14←6 fit.
+#[test]
+fn regression_depth_18_nodes_probed_at_depth_12_with_the_depth_12_fit() {
+    for e in [26, 30, 36, 44] {
+        let (shallow, fit) = mid_fit(e, 18);
+        assert_eq!(shallow, 10, "{e} empties");
+        assert_eq!(fit.shallow, 6, "{e} empties: {fit:?}");
+        assert_eq!(fit, table::MIDGAME[mid_band(e)][MID_MAX_DEPTH as usize]);
+    }
+}
