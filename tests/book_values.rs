@@ -79,16 +79,23 @@ fn explore_shows_every_valued_move_and_marks_the_best() {
         let tsv = explore(path, line, "tsv");
         let mut rows = tsv.lines();
         assert!(
-            rows.next()
-                .unwrap()
-                .ends_with("\taverage_diff\tvalue\tvalue_depth\tvalue_kind\tbest"),
+            rows.next().unwrap().ends_with(
+                "\taverage_diff\tvalue\tvalue_depth\tvalue_kind\terror\twin\tdraw\tloss\tbest"
+            ),
             "{tsv}"
         );
         let mut shown = BTreeMap::new();
         let mut best_rows = Vec::new();
         for row in rows {
             let f: Vec<&str> = row.split('\t').collect();
-            assert_eq!(f.len(), 12, "{row}");
+            assert_eq!(f.len(), 16, "{row}");
+            if !f[8].is_empty() {
+                // A midgame value has an error, and chances that sum to 1 (two decimals each).
+                let error: f64 = f[11].parse().expect("error cell");
+                assert!(error > 0.0, "{row}");
+                let sum: f64 = f[12..15].iter().map(|c| c.parse::<f64>().unwrap()).sum();
+                assert!((sum - 1.0).abs() <= 0.015, "{row}");
+            }
             let value: Option<f64> = f[8].parse().ok();
             if f[0] == "all" {
                 assert_eq!(value, Some(position_value), "{line}: {row}");
@@ -98,7 +105,7 @@ fn explore_shows_every_valued_move_and_marks_the_best() {
                 assert_eq!(f[10], "mid", "{row}");
                 shown.insert(f[0].to_string(), v);
             }
-            if f[11] == "1" {
+            if f[15] == "1" {
                 best_rows.push(f[0].to_string());
             }
         }
@@ -110,7 +117,11 @@ fn explore_shows_every_valued_move_and_marks_the_best() {
         let table = explore(path, line, "table");
         let starred: Vec<String> = table
             .lines()
-            .filter(|l| l.starts_with(|c: char| c.is_ascii_lowercase()) && l.ends_with('*'))
+            .filter(|l| {
+                l.starts_with(|c: char| c.is_ascii_lowercase())
+                    && l.split_whitespace()
+                        .any(|w| w.len() > 1 && w.ends_with('*'))
+            })
             .map(|l| l.split_whitespace().next().unwrap().to_string())
             .collect();
         assert_eq!(starred, bests, "{line}:\n{table}");
@@ -130,6 +141,19 @@ fn explore_shows_every_valued_move_and_marks_the_best() {
             let mv = field(obj, "move").unwrap();
             let value = field(obj, "value").map(|v| v.parse::<f64>().unwrap());
             assert_eq!(value, values.get(mv).copied(), "{line} {mv}");
+            if value.is_some() {
+                let error: f64 = field(obj, "error").unwrap().parse().unwrap();
+                assert!(error > 0.0, "{obj}");
+                assert_eq!(
+                    field(obj, "chances_for"),
+                    Some(pos.side.to_string().as_str())
+                );
+                let sum: f64 = ["win", "draw", "loss"]
+                    .iter()
+                    .map(|k| field(obj, k).unwrap().parse::<f64>().unwrap())
+                    .sum();
+                assert!((sum - 1.0).abs() <= 0.015, "{obj}");
+            }
             let best = field(obj, "best") == Some("true");
             assert_eq!(best, bests.iter().any(|b| b == mv), "{line} {mv}");
         }
@@ -250,7 +274,7 @@ fn top_rows(book: &Path, args: &[&str]) -> Vec<(String, u64, Option<f64>)> {
     assert!(lines
         .next()
         .unwrap()
-        .ends_with("\tvalue\tvalue_depth\tvalue_kind\topening"));
+        .ends_with("\tvalue\tvalue_depth\tvalue_kind\terror\twin\tdraw\tloss\topening"));
     lines
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
@@ -363,10 +387,25 @@ fn analyze_shows_the_book_value_and_best_move_before_searching() {
             .unwrap_or_else(|| panic!("{out}"));
         assert!(
             shown.starts_with(&format!(
-                "book value: {:+.2} for {} (mid, depth {}), best book move {}",
+                "book value: {:+.2} for {} (mid, depth {}), ±",
                 value.discs(),
                 pos.side,
                 value.depth,
+            )),
+            "{shown}"
+        );
+        assert!(
+            shown.contains(&format!(
+                ", {} wins {}, best book move {}",
+                pos.side,
+                othbook::book::trust::percent_text(
+                    othbook::book::trust::chances(
+                        value.kind,
+                        value.discs(),
+                        pos.board.empty_count()
+                    )
+                    .win
+                ),
                 best.mv
             )),
             "{shown}"
@@ -397,7 +436,10 @@ fn a_partly_evaluated_book_shows_values_where_it_has_them() {
             .find(|l| l.split_whitespace().next() == Some(mv.as_str()))
             .unwrap_or_else(|| panic!("{mv}:\n{table}"));
         let mark = if bests.contains(mv) { "*" } else { "" };
-        assert!(row.ends_with(&format!("{v:+.2}{mark}")), "{row}");
+        let cell = format!("{v:+.2} ±");
+        let at = row.find(&cell).unwrap_or_else(|| panic!("{row}"));
+        let error = row[at + cell.len()..].split_whitespace().next().unwrap();
+        assert_eq!(error.ends_with('*'), !mark.is_empty(), "{row}");
     }
     assert!(table.contains("leaves searched 2 plies deep;"), "{table}");
 
@@ -412,7 +454,7 @@ fn a_partly_evaluated_book_shows_values_where_it_has_them() {
         .lines()
         .skip_while(|l| !l.starts_with("move "))
         .skip(1)
-        .take_while(|l| l.split_whitespace().count() == 8)
+        .take_while(|l| l.split_whitespace().count() == 9)
         .collect();
     assert!(rows.len() > 3, "{table}");
     assert!(rows.iter().all(|r| r.ends_with(" -")), "{table}");

@@ -69,7 +69,10 @@ fn analyze_prints_iterations_and_a_best_move() {
     }
     assert!(out.contains("best: "), "{out}");
     let exact = stdout_of(&["analyze", "--position", &first_ffo_board(), "--exact"]);
-    assert!(exact.contains("best: g8 +18 (exact"), "{exact}");
+    assert!(
+        exact.contains("best: g8 +18 ±0, black wins 100% (exact"),
+        "{exact}"
+    );
 }
 
 fn first_ffo_board() -> String {
@@ -371,7 +374,11 @@ fn regression_a_wipe_out_was_shown_as_a_fraction_of_a_disc() {
         "--threads",
         "1",
     ]);
-    assert!(out.contains("best: f4 +64 (depth 4)"), "{out}");
+    // A wipe-out found by the search is a proven result: no error, certain chances.
+    assert!(
+        out.contains("best: f4 +64 ±0, black wins 100% (depth 4)"),
+        "{out}"
+    );
     assert!(!out.contains("64.00"), "{out}");
     let out = stdout_of(&["explore", line, "--depth", "4", "--threads", "1"]);
     let f4 = out.lines().find(|l| l.starts_with("f4 ")).expect("f4 row");
@@ -662,4 +669,75 @@ fn regression_bench_quality_found_the_wthor_folder_only_beside_the_current_folde
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("my-wthor"), "{err}");
+}
+
+/// `calibrate errors` and `calibrate chances` on a tiny input: a table of every band (errors)
+/// and a model with its held-out reliability table (chances), written atomically where
+/// asked; a fit of too few games is refused and writes nothing.
+#[test]
+fn calibrate_errors_and_chances_write_their_tables_from_a_tiny_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let games = "../shared/data/wthor/WTH_2021.wtb";
+    assert!(std::path::Path::new(games).exists(), "missing {games}");
+    let errors = dir.path().join("errors.rs");
+    let out = othbook()
+        .args(["calibrate", "errors", games, "--positions", "2"])
+        .args(["--ref-depth", "4", "--gap", "2", "--end-depth", "3", "-o"])
+        .arg(&errors)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = std::fs::read_to_string(&errors).expect("written");
+    assert_eq!(table.matches("ErrorBand {").count(), 5, "{table}");
+    assert!(table.contains("10 positions from 320 games"), "{table}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("empties 14-18: 2 positions"), "{stdout}");
+
+    let chances = dir.path().join("chances.rs");
+    let out = othbook()
+        .args([
+            "calibrate",
+            "chances",
+            games,
+            "--positions",
+            "40",
+            "--depth",
+            "2",
+            "-o",
+        ])
+        .arg(&chances)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let model = std::fs::read_to_string(&chances).expect("written");
+    assert!(model.contains("draw_band:"), "{model}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("| predicted win | positions |"), "{stdout}");
+
+    let few = dir.path().join("few.rs");
+    let out = othbook()
+        .args([
+            "calibrate",
+            "chances",
+            "fixtures/transcripts/WTH_2001.wtb",
+            "-o",
+        ])
+        .arg(&few)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the table was not written"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!few.exists());
 }

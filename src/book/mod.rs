@@ -40,6 +40,7 @@ mod negamax;
 mod reader;
 mod sigbus;
 mod stats;
+pub mod trust;
 mod values;
 
 pub use build::{

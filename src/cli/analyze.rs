@@ -3,13 +3,14 @@
 //! The opening book is probed first: its statistics for the position and its moves are shown
 //! before the search, and the best move's book record after it.
 
-use super::book_values::{value_text, PositionValues};
+use super::book_values::{trust_text, value_text, PositionValues};
 use super::common::{
     bad, check_hash, check_solve_size, line_from_args, opening_along, request_error, threads_arg,
     write_equivalent_moves, write_opening,
 };
 use anyhow::Result;
 use othbook::board::{format_moves, Move};
+use othbook::book::trust::Trust;
 use othbook::engine::{
     AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind, SearchRequest,
 };
@@ -91,11 +92,15 @@ fn print_book_value(
     match (values.value, values.best()) {
         (Some(v), Some(best)) => writeln!(
             out,
-            "book value: {} for {} ({}, depth {}), best book move {}{}",
+            "book value: {} for {} ({}, depth {}), {}, best book move {}{}",
             value_text(v),
             pos.side,
             v.kind.word(),
             v.depth,
+            trust_text(
+                &Trust::of_book_value(v, &values.info, pos.board.empty_count()),
+                pos.side
+            ),
             best.mv,
             if best.in_book {
                 ""
@@ -289,11 +294,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             a.best_move
         )?;
     }
+    let value = othbook::book::Score {
+        score: a.score.clamp(-6400, 6400) as i16,
+        depth: a.depth.min(255) as u8,
+        kind: a.kind.into(),
+    };
+    let trust = Trust::of(value, args.selectivity.percent(), pos.board.empty_count());
     writeln!(
         out,
-        "best: {} {} ({what}{}), {} nodes in {:.3} s ({:.2} M nodes/s, {threads} thread{})",
+        "best: {} {} {} ({what}{}), {} nodes in {:.3} s ({:.2} M nodes/s, {threads} thread{})",
         a.best_move,
         score_text(a.kind, a.score),
+        trust_text(&trust, pos.side),
         if a.complete { "" } else { ", time ran out" },
         a.nodes,
         a.elapsed.as_secs_f64(),

@@ -27,6 +27,14 @@ enum What {
     /// pair, and per empties for the endgame) and write them as Rust source.
     /// Example: othbook calibrate probcut ../shared/data/wthor/WTH_20*.wtb --positions 100
     Probcut(ProbcutArgs),
+    /// Measure the expected error of searched values (RMS, discs) by depth, selectivity and
+    /// empties against exact solves and deeper searches, and write it as Rust source.
+    /// Example: othbook calibrate errors ../shared/data/wthor/WTH_20*.wtb --positions 40
+    Errors(super::calibrate_trust::ErrorsArgs),
+    /// Fit the win, draw and loss chances of values on WTHOR's theoretical scores, print a
+    /// reliability table on held-out games, and write the model as Rust source.
+    /// Example: othbook calibrate chances ../shared/data/wthor/WTH_20*.wtb --positions 1000
+    Chances(super::calibrate_trust::ChancesArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -64,6 +72,8 @@ struct ProbcutArgs {
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     match args.what {
         What::Probcut(a) => probcut(a, out),
+        What::Errors(a) => super::calibrate_trust::errors(a, out),
+        What::Chances(a) => super::calibrate_trust::chances(a, out),
     }
 }
 
@@ -141,20 +151,12 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
             .with_context(|| format!("writing {}", f.path().display()))?;
     }
     let tables = fit_all(&mid_samples, &end_samples);
-    let names: Vec<String> = args
-        .games
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
-        })
-        .collect();
     let mut source = format!(
         "{} midgame and {} endgame positions from {} games of {}",
         mid.len(),
         end.len(),
         ingested.games.len(),
-        summarize_names(&names)
+        super::calibrate_trust::summarize_names(&args.games)
     );
     if let Some(p) = &args.eval {
         source.push_str(&format!("; evaluation {}", p.display()));
@@ -174,14 +176,4 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
         out.write_all(text.as_bytes())?;
     }
     Ok(())
-}
-
-/// File names for the table's header: all of them when few, else the first and last.
-fn summarize_names(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [a] => a.clone(),
-        _ if names.len() <= 4 => names.join(", "),
-        [first, .., last] => format!("{} files, {first} to {last}", names.len()),
-    }
 }

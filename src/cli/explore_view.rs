@@ -3,6 +3,7 @@
 
 use super::common::{diff_cell, percent_cells, tsv_num, write_opening};
 use anyhow::Result;
+use othbook::book::trust::percent_text;
 use othbook::report::explore::MoveRow;
 use othbook::report::{ExploreReport, Results, ValueFields};
 use std::io::Write;
@@ -12,19 +13,32 @@ pub const TSV_HEADER: &str =
     "move\tgames\tshare\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff";
 
 /// The value columns of `--format tsv`.
-const TSV_VALUE_HEADER: &str = "\tvalue\tvalue_depth\tvalue_kind\tbest";
+const TSV_VALUE_HEADER: &str = "\tvalue\tvalue_depth\tvalue_kind\terror\twin\tdraw\tloss\tbest";
 
 /// Percent of the position's games that `games` is.
 fn share(r: &ExploreReport, games: u64) -> f64 {
     100.0 * games as f64 / r.results.games.max(1) as f64
 }
 
-/// TSV cells `value`, `value_depth`, `value_kind` (empty without a value), each after a tab.
+/// TSV cells `value`, `value_depth`, `value_kind`, `error`, `win`, `draw`, `loss` (empty
+/// without a value; `error` empty for a WLD value), each after a tab.
 pub fn tsv_value_cells(v: &ValueFields) -> String {
     match (v.number(), v.value_depth, v.value_kind) {
-        (Some(n), Some(d), Some(k)) => format!("\t{n}\t{d}\t{}", k.word()),
-        _ => "\t\t\t".to_string(),
+        (Some(n), Some(d), Some(k)) => format!(
+            "\t{n}\t{d}\t{}\t{}\t{}\t{}\t{}",
+            k.word(),
+            tsv_num(v.error),
+            tsv_num(v.win),
+            tsv_num(v.draw),
+            tsv_num(v.loss)
+        ),
+        _ => "\t\t\t\t\t\t\t".to_string(),
     }
+}
+
+/// The table cell of a value's chances: `46%` (the side is in the column's header).
+fn chance_cell(v: &ValueFields) -> String {
+    v.win.map_or_else(|| "-".into(), percent_text)
 }
 
 pub fn table(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
@@ -37,7 +51,11 @@ pub fn table(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     } else {
         let mut header = "\nmove    games   share  black%  draw%  white%    avg".to_string();
         if r.value.is_some() {
-            header.push_str(&format!(" {:>7} ", "value"));
+            header.push_str(&format!(
+                " {:>12}  {:>10}",
+                "value",
+                format!("{} wins", r.side)
+            ));
         }
         if r.eval.is_some() {
             header.push_str(&format!(" {:>7}", "eval"));
@@ -98,7 +116,11 @@ fn table_summary(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     }
     write_opening(out, r.opening.as_ref())?;
     if let Some(v) = r.value.as_ref().filter(|_| r.in_book) {
-        match (v.value.text(), v.value.value_kind, v.value.value_depth) {
+        match (
+            v.value.text_with_error(),
+            v.value.value_kind,
+            v.value.value_depth,
+        ) {
             (Some(text), Some(kind), Some(depth)) => {
                 let best: Vec<String> = r
                     .moves
@@ -114,8 +136,9 @@ fn table_summary(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
                 };
                 writeln!(
                     out,
-                    "value {text} (black - white; {}, depth {depth}), {best}",
+                    "value {text} (black - white; {}, depth {depth}), {}, {best}",
                     kind.word(),
+                    v.value.chances_text().unwrap_or_default(),
                 )?;
             }
             _ => writeln!(
@@ -153,14 +176,17 @@ fn table_row(r: &ExploreReport, out: &mut impl Write, m: &MoveRow) -> Result<()>
     if r.value.is_some() {
         let value = m
             .value
-            .and_then(|v| v.value.text())
+            .and_then(|v| v.value.text_with_error())
             .unwrap_or_else(|| "-".into());
         let mark = if m.value.is_some_and(|v| v.best) {
             '*'
         } else {
             ' '
         };
-        row.push_str(&format!(" {value:>7}{mark}"));
+        let chance = m
+            .value
+            .map_or_else(|| "-".into(), |v| chance_cell(&v.value));
+        row.push_str(&format!(" {value:>12}{mark} {chance:>10}"));
     }
     if let Some(e) = &r.eval {
         let cell = m.eval.flatten().map_or_else(|| "-".into(), |v| e.text(v));
@@ -205,6 +231,12 @@ fn table_footnotes(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
             "value: black - white, negamaxed from leaves searched {} plies deep{width}{exact}; * \
              best for {}",
             e.depth, r.side
+        )?;
+        writeln!(
+            out,
+            "±: expected error of the value (RMS, discs); {} wins: {}'s chance to win after the \
+             move (docs/values.md)",
+            r.side, r.side
         )?;
         for m in &r.moves {
             if m.value.is_some_and(|v| v.leaves_book) {

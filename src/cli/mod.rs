@@ -11,6 +11,7 @@ mod book;
 mod book_values;
 mod build;
 mod calibrate;
+mod calibrate_trust;
 mod common;
 mod explore;
 mod explore_view;

@@ -7,6 +7,7 @@ use super::explore_view::tsv_value_cells;
 use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::{format_moves, parse_moves, Move, Position, Square};
+use othbook::book::trust::percent_text;
 use othbook::book::{RankBy, TopQuery};
 use othbook::openings::Openings;
 use othbook::report::top::GamesFilter;
@@ -201,7 +202,11 @@ fn table(r: &TopReport, out: &mut impl Write) -> Result<()> {
         .max()
         .unwrap_or(0)
         .max(7);
-    let value_head = if r.book_has_values { "    value" } else { "" };
+    let value_head = if r.book_has_values {
+        "         value  black wins"
+    } else {
+        ""
+    };
     writeln!(
         out,
         "{:>4}  {:<width$}  {:<named$}  {:>7}  black%  draw%  white%     avg{value_head}",
@@ -211,7 +216,11 @@ fn table(r: &TopReport, out: &mut impl Write) -> Result<()> {
         let [b, d, w] = percent_cells(&l.results);
         let value = match &l.value {
             None => String::new(),
-            Some(v) => format!(" {:>8}", v.text().unwrap_or_else(|| "-".into())),
+            Some(v) => format!(
+                " {:>13} {:>11}",
+                v.text_with_error().unwrap_or_else(|| "-".into()),
+                v.win.map_or_else(|| "-".into(), percent_text)
+            ),
         };
         writeln!(
             out,
@@ -226,7 +235,8 @@ fn table(r: &TopReport, out: &mut impl Write) -> Result<()> {
     if r.book_has_values {
         writeln!(
             out,
-            "value: of the position each line reaches, black - white"
+            "value: of the position each line reaches, black - white; ±: its expected error \
+             (RMS, discs); black wins: black's chance to win from there (docs/values.md)"
         )?;
     }
     writeln!(
@@ -242,7 +252,7 @@ fn tsv(r: &TopReport, out: &mut impl Write) -> Result<()> {
         "{}{}",
         FIELDS.join("\t"),
         if r.book_has_values {
-            "\tvalue\tvalue_depth\tvalue_kind\topening"
+            "\tvalue\tvalue_depth\tvalue_kind\terror\twin\tdraw\tloss\topening"
         } else {
             "\topening"
         }

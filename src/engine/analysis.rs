@@ -40,6 +40,18 @@ impl From<crate::book::ValueKind> for ScoreKind {
     }
 }
 
+impl From<ScoreKind> for crate::book::ValueKind {
+    /// The engine's kind as a book value's: how far a search's score can be trusted is
+    /// computed by the book's model ([`crate::book::trust`]).
+    fn from(k: ScoreKind) -> crate::book::ValueKind {
+        match k {
+            ScoreKind::Midgame => crate::book::ValueKind::Midgame,
+            ScoreKind::Exact => crate::book::ValueKind::Exact,
+            ScoreKind::Wld => crate::book::ValueKind::Wld,
+        }
+    }
+}
+
 /// A score in discs for people: `+1.25`, or `+64` when it is a final disc difference
 /// ([`ScoreKind::is_final`]).
 #[must_use]

@@ -2,7 +2,9 @@
 //! move (the book's moves, then valued or engine-scored moves the book does not list).
 
 use super::games_list::GameRow;
-use super::{color_text, moves_list, obf_text, present, round2, OpeningRef, Results, ValueFields};
+use super::{
+    color_text, moves_list, obf_text, present, round2, OpeningRef, Results, TrustOf, ValueFields,
+};
 use crate::board::{Color, Move, Position};
 use crate::book::games::PositionGames;
 use crate::book::key::{equivalent_moves, representative};
@@ -418,7 +420,14 @@ impl ExploreReport {
                     .filter(|m| m != mv)
                     .collect(),
                 value: values.as_ref().map(|v| MoveValueFields {
-                    value: ValueFields::of(v.of_move(pos, *mv).map(|m| m.score), pos.side),
+                    value: ValueFields::of(
+                        v.of_move(pos, *mv).map(|m| m.score),
+                        pos.side,
+                        TrustOf {
+                            empties: empties_after(pos, *mv),
+                            info: &v.info,
+                        },
+                    ),
                     best: v.is_best(pos, *mv),
                     leaves_book: v.of_move(pos, *mv).is_some_and(|m| !m.in_book),
                 }),
@@ -436,7 +445,14 @@ impl ExploreReport {
             results: stats.for_side(pos.side).into(),
             opening: q.opening,
             value: values.as_ref().map(|v| PositionValue {
-                value: ValueFields::of(v.value, pos.side),
+                value: ValueFields::of(
+                    v.value,
+                    pos.side,
+                    TrustOf {
+                        empties: pos.board.empty_count(),
+                        info: &v.info,
+                    },
+                ),
                 evaluation: v.info.clone().into(),
             }),
             eval: q.scores.map(|e| EvalHeader {
@@ -451,6 +467,11 @@ impl ExploreReport {
             listed_games: q.games.and_then(|g| g.listed),
         })
     }
+}
+
+/// Empties of the position `mv` leads to from `pos`.
+fn empties_after(pos: &Position, mv: Move) -> u32 {
+    pos.board.empty_count() - u32::from(mv != Move::Pass)
 }
 
 /// Appends a row for each of `moves` (valued or scored moves, best first) that no row stands
@@ -488,6 +509,11 @@ mod tests {
             value: Some(-1.25),
             value_depth: Some(12),
             value_kind: Some(ValueKindName::Midgame),
+            error: Some(2.1),
+            win: Some(0.3),
+            draw: Some(0.05),
+            loss: Some(0.65),
+            chances_for: Some(Color::Black),
         };
         let rows = vec![
             MoveRow {

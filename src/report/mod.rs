@@ -23,6 +23,7 @@ pub use openings::OpeningsReport;
 pub use top::{TopLine, TopReport};
 
 use crate::board::{Color, Move};
+use crate::book::trust::{error_text, percent_text, Trust};
 use crate::book::{ColorStats, Score, ValueKind};
 use crate::engine::{score_text, ScoreKind, SCALE};
 use serde::{Deserialize, Serialize};
@@ -123,7 +124,8 @@ impl ValueKindName {
     }
 }
 
-/// A book value, black minus white: the three value fields (all `null` without a value).
+/// A book value, black minus white, with how far to trust it: the value fields (all `null`
+/// without a value).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ValueFields {
     /// In discs, black minus white; whole discs when exact. The key is required, so that a
@@ -134,23 +136,57 @@ pub struct ValueFields {
     pub value_depth: Option<u8>,
     /// What the value means.
     pub value_kind: Option<ValueKindName>,
+    /// Expected error in discs (RMS, see [`crate::book::trust`]): 0 when exact, `null` for a
+    /// WLD value (its sign is sure, its size is not) or without a value.
+    #[serde(default)]
+    pub error: Option<f64>,
+    /// The chances of `chances_for` to win, draw and lose (two decimals; they sum to 1 up to
+    /// rounding).
+    #[serde(default)]
+    pub win: Option<f64>,
+    /// See `win`.
+    #[serde(default)]
+    pub draw: Option<f64>,
+    /// See `win`.
+    #[serde(default)]
+    pub loss: Option<f64>,
+    /// Whose chances `win`, `draw` and `loss` are: the side to move where the value is
+    /// the choice of a move, black for a line's value.
+    #[serde(default, with = "color_text::option")]
+    pub chances_for: Option<Color>,
+}
+
+/// What a value's trust is computed from besides the score.
+#[derive(Clone, Copy, Debug)]
+pub struct TrustOf<'a> {
+    /// Empties of the position the value is of.
+    pub empties: u32,
+    /// How the book was evaluated.
+    pub info: &'a crate::book::EvalInfo,
 }
 
 impl ValueFields {
-    /// The fields of `score`, a value for the side to move `side`, as black minus white.
+    /// The fields of `score`, a value for `side` of a position described by `trust`, as black
+    /// minus white, with `side`'s chances.
     #[must_use]
-    pub fn of(score: Option<Score>, side: Color) -> ValueFields {
-        let Some(s) = score else {
+    pub fn of(score: Option<Score>, side: Color, trust: TrustOf<'_>) -> ValueFields {
+        let Some(mine) = score else {
             return ValueFields::default();
         };
+        let t = Trust::of_book_value(mine, trust.info, trust.empties);
         let s = match side {
-            Color::Black => s,
-            Color::White => s.negated(),
+            Color::Black => mine,
+            Color::White => mine.negated(),
         };
         ValueFields {
             value: Some(round2(s.discs())),
             value_depth: Some(s.depth),
             value_kind: Some(s.kind.into()),
+            error: t.error.map(|e| round2(e.max(0.0))),
+            win: Some(round2(t.chances.win)),
+            draw: Some(round2(t.chances.draw)),
+            loss: Some(round2(t.chances.loss)),
+            chances_for: Some(side),
         }
     }
 
@@ -159,6 +195,28 @@ impl ValueFields {
     pub fn text(&self) -> Option<String> {
         let (v, k) = (self.value?, self.value_kind?);
         Some(score_text(hundredths(v), k.score_kind()))
+    }
+
+    /// The value with its error for people: `-0.19 ±0.9`, `+4 ±0` when exact, `+2 wld`
+    /// for a WLD value (its sign is sure); `None` without a value.
+    #[must_use]
+    pub fn text_with_error(&self) -> Option<String> {
+        let text = self.text()?;
+        Some(match error_text(self.error) {
+            Some(e) => format!("{text} {e}"),
+            None => format!("{text} wld"),
+        })
+    }
+
+    /// `black wins 46%`: the chance to win of the side the chances are for; `None` without a
+    /// value.
+    #[must_use]
+    pub fn chances_text(&self) -> Option<String> {
+        Some(format!(
+            "{} wins {}",
+            self.chances_for?,
+            percent_text(self.win?)
+        ))
     }
 
     /// `1.25`, `4`: the TSV number; `None` without a value.
@@ -312,6 +370,25 @@ pub mod color_text {
             ))),
         }
     }
+
+    /// The same for `Option<Color>` (`null` for none).
+    pub mod option {
+        use crate::board::Color;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+            match c {
+                Some(c) => s.collect_str(c),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
+            #[derive(Deserialize)]
+            struct Wrap(#[serde(with = "super")] Color);
+            Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
+        }
+    }
 }
 
 /// Serde adapter: a position in the OBF form (64 squares, then the side to move).
@@ -363,6 +440,7 @@ mod tests {
             value: Some(-4.0),
             value_depth: Some(20),
             value_kind: Some(ValueKindName::Exact),
+            ..ValueFields::default()
         };
         assert_eq!(v.text().as_deref(), Some("-4"));
         assert_eq!(v.number().as_deref(), Some("-4"));

@@ -1,6 +1,6 @@
 //! The top report: the most played (or best scoring, or best valued) lines of exactly N plies.
 
-use super::{line_text, OpeningRef, Results, ValueFields};
+use super::{line_text, OpeningRef, Results, TrustOf, ValueFields};
 use crate::board::{Color, Move};
 use crate::book::games::GameSelection;
 use crate::book::{Book, BookError, GameTable, Line, RankBy, Score, TopQuery, ValuedLine};
@@ -84,13 +84,21 @@ impl TopReport {
             None if by_value => valued_best(book.top_lines_by_value(query)?),
             None => line_values(book, book.top_lines(query)?)?,
         };
+        let evaluation = info.evaluation.clone().unwrap_or_default();
         let lines = ranked
             .into_iter()
             .map(|(l, value)| TopLine {
                 opening: OpeningRef::along(openings, &l.moves),
                 results: l.stats.for_side(Color::Black).into(),
-                // Line values are black minus white already.
-                value: with_values.then(|| ValueFields::of(value, Color::Black)),
+                // Line values are black minus white already: the chances are black's.
+                value: with_values.then(|| {
+                    let played = l.moves.iter().filter(|m| **m != Move::Pass).count();
+                    let trust = TrustOf {
+                        empties: 60u32.saturating_sub(played as u32),
+                        info: &evaluation,
+                    };
+                    ValueFields::of(value, Color::Black, trust)
+                }),
                 line: l.moves,
             })
             .collect();

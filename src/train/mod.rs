@@ -21,6 +21,8 @@ use fit::{fit_hand, mean, slot_offsets, Fit};
 use holdout::is_held_out;
 use samples::{build_samples, game_positions, Raw, Samples};
 
+pub mod chances;
+pub mod errors;
 mod fit;
 pub mod holdout;
 pub mod label;

@@ -89,7 +89,7 @@ pub fn sample_positions(
 
 /// Indices `0..n` in an order that visits the whole range evenly (a stride coprime with
 /// `n` near its golden section), so a small sample is not all from the first file.
-fn spread(n: usize) -> impl Iterator<Item = usize> {
+pub(crate) fn spread(n: usize) -> impl Iterator<Item = usize> {
     let gcd = |mut a: usize, mut b: usize| {
         while b != 0 {
             (a, b) = (b, a % b);

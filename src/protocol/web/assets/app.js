@@ -57,6 +57,28 @@ function fmt(x, digits = 2) {
   return x > 0 ? "+" + s : s;
 }
 
+// A book value with its expected error: "-0.19 ±0.9", "+4 ±0" when exact, "+1 wld" when only
+// its sign is sure (see docs/values.md).
+function valueText(v) {
+  if (v.value === null || v.value === undefined) return "–";
+  const exact = v.value_kind === "exact" || v.value_kind === "wld";
+  const text = fmt(v.value, exact ? 0 : 2);
+  if (v.error === null || v.error === undefined) return v.value_kind === "wld" ? text + " wld" : text;
+  return `${text} ±${v.error === 0 ? "0" : v.error.toFixed(1)}`;
+}
+
+// A chance in whole percent, never 0% or 100% unless certain.
+function chance(p) {
+  const pc = Math.round(p * 100);
+  return (p > 0 && p < 1 ? Math.min(99, Math.max(1, pc)) : pc) + "%";
+}
+
+// "black wins 46%": the chance to win of the side the chances are for.
+function chancesText(v) {
+  if (v.win === null || v.win === undefined || !v.chances_for) return "";
+  return `${v.chances_for} wins ${chance(v.win)}`;
+}
+
 // ---- the board ----
 
 function squareName(i) {
@@ -209,7 +231,7 @@ function drawStatus(a) {
   else {
     const k = a.black_wins + a.draws + a.white_wins;
     s.textContent = `${a.games} games · black ${pct(a.black_wins, k).toFixed(1)}% · draw ${pct(a.draws, k).toFixed(1)}% · white ${pct(a.white_wins, k).toFixed(1)}% · average ${fmt(a.average_diff)}` +
-      (a.value != null ? ` · value ${fmt(a.value)}` : "");
+      (a.value != null ? ` · value ${valueText(a)} · ${chancesText(a)}` : "");
   }
 }
 
@@ -252,7 +274,8 @@ function drawMoves(a) {
     cell(tr, m.share == null ? "–" : m.share.toFixed(1) + "%", "num");
     cell(tr, m.games ? bars(m) : "");
     cell(tr, fmt(m.average_diff), "num");
-    cell(tr, fmt(m.value), "num");
+    const value = cell(tr, valueText(m), "num value");
+    if (m.win != null) value.title = `${chancesText(m)}, draw ${chance(m.draw)}, loses ${chance(m.loss)}`;
     cell(tr, m.eval === undefined ? "" : fmt(m.eval), "num eval");
     cell(tr, (a.move_openings || {})[m.move] || "", "opening");
     tr.addEventListener("mouseenter", () => showGhost(m.move));

@@ -1,0 +1,258 @@
+//! `othbook calibrate errors` and `othbook calibrate chances`: measure how far values can be
+//! trusted on positions from game files and write the tables the book embeds
+//! (`src/book/trust/errors_table.rs`, `src/book/trust/chances_table.rs`).
+
+use super::common::bad;
+use super::output_path::{claim, Claimed, Output};
+use anyhow::{Context, Result};
+use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
+use othbook::train::{chances, errors};
+use othbook::transcript::{ingest, GameRecord, IngestOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Each position is searched to every depth at each selectivity level (73, 87, \
+95, 98, 99, 100) and compared with the truth: an exact solve at 23 empties or fewer, else a \
+search --ref-depth plies deep at --ref-selectivity, the measured depths staying --gap plies \
+shorter. The RMS error per band of empties, level and depth is fitted as exp(a + b ln depth). \
+One thread, a cleared table per search: the same games and counts give the same file. \
+Rebuild othbook after writing the table into src/book/trust/errors_table.rs."
+)]
+pub struct ErrorsArgs {
+    /// Game files (WTHOR, .gam, PGN, GGF, move lists).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Positions per band of empties (five bands: 14-18, 19-23, 24-33, 34-43, 44-53).
+    #[arg(long, default_value_t = 40)]
+    positions: usize,
+    /// Depth of the reference search above 23 empties.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(2..=40))]
+    ref_depth: u32,
+    /// Selectivity of the reference search: 73, 87, 95, 98, 99 or exact (100).
+    #[arg(long, default_value = "95")]
+    ref_selectivity: Selectivity,
+    /// Plies between the deepest measured search and the reference search.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    gap: u32,
+    /// The deepest search measured against an exact solve.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=20))]
+    end_depth: u32,
+    /// Where to write the table (`-`: standard output). A file is locked while the command
+    /// runs: a second othbook writing it stops at once with exit code 75.
+    #[arg(long, short, default_value = "src/book/trust/errors_table.rs")]
+    out: Output,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "One position per game with a WTHOR theoretical score (black's discs under \
+perfect play from 24 empties), its empties cycling from 25 to 56, is searched --depth plies \
+deep at --selectivity. An ordered logistic model of the result at 24 empties given the value \
+and the empties is fitted by maximum likelihood on all games but every --holdout-th, which \
+are kept for the reliability table the command prints. One thread, a cleared table per \
+search: the same games and counts give the same file. Rebuild othbook after writing the \
+model into src/book/trust/chances_table.rs."
+)]
+pub struct ChancesArgs {
+    /// WTHOR game files (their theoretical scores are the outcomes).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Positions to search (one per game).
+    #[arg(long, default_value_t = 1000)]
+    positions: usize,
+    /// Search depth of the values.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Selectivity of the searches: 73, 87, 95, 98, 99 or exact (100).
+    #[arg(long, default_value = "87")]
+    selectivity: Selectivity,
+    /// Every k-th game is held out of the fit and checked against it.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..=1000))]
+    holdout: u64,
+    /// Where to write the model (`-`: standard output). A file is locked while the command
+    /// runs: a second othbook writing it stops at once with exit code 75.
+    #[arg(long, short, default_value = "src/book/trust/chances_table.rs")]
+    out: Output,
+}
+
+/// The games of `paths`, refused when a file cannot be read (a table compiled into the
+/// program must not be replaced by a fit of nothing).
+fn games_of(paths: &[PathBuf], out: &Output, w: &mut impl Write) -> Result<Vec<GameRecord>> {
+    super::common::distinct_files(paths, out.file().as_slice())?;
+    let ingested = ingest(paths, &IngestOptions::default())?;
+    writeln!(w, "{}", ingested.summary)?;
+    super::common::unreadable_inputs(&ingested.summary, "the table was not written")?;
+    Ok(ingested.games)
+}
+
+fn engine() -> Result<Engine<PatternEval>> {
+    Ok(Engine::try_with_evaluator(
+        EngineOptions {
+            threads: 1,
+            hash_mb: 16,
+        },
+        PatternEval::default(),
+    )?)
+}
+
+/// Writes `text` to the claimed file (atomically) or to `w`.
+fn write_table(
+    file: Option<&Claimed>,
+    text: &str,
+    start: Instant,
+    w: &mut impl Write,
+) -> Result<()> {
+    match file {
+        Some(file) => {
+            let path = file.path();
+            othbook::atomic_file::replace(path, |f| f.write_all(text.as_bytes()))
+                .with_context(|| format!("writing {}", path.display()))?;
+            writeln!(
+                w,
+                "wrote {} ({:.0} s)",
+                path.display(),
+                start.elapsed().as_secs_f64()
+            )?;
+        }
+        None => w.write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+/// Progress on standard error every 20 positions.
+fn progress(i: usize, total: usize, start: Instant) {
+    if i.is_multiple_of(20) || i == total {
+        eprintln!(
+            "{i}/{total} positions, {:.0} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+pub fn errors(args: ErrorsArgs, out: &mut impl Write) -> Result<()> {
+    if args.positions == 0 {
+        return Err(bad("--positions is 0: nothing to fit"));
+    }
+    if args.gap >= args.ref_depth {
+        return Err(bad(format!(
+            "--gap {} leaves no depth to measure below --ref-depth {}",
+            args.gap, args.ref_depth
+        )));
+    }
+    let file = args.out.file().map(claim).transpose()?;
+    let games = games_of(&args.games, &args.out, out)?;
+    let picked = errors::sample_positions(&games, args.positions);
+    let want = args.positions * errors::BANDS.len();
+    if picked.len() < want {
+        return Err(bad(format!(
+            "only {} of {want} positions in {} games: give more games or fewer --positions; \
+             the table was not written",
+            picked.len(),
+            games.len()
+        )));
+    }
+    let settings = errors::ErrorSettings {
+        ref_depth: args.ref_depth,
+        ref_selectivity: args.ref_selectivity,
+        gap: args.gap,
+        end_max_depth: args.end_depth,
+        ..errors::ErrorSettings::default()
+    };
+    let mut engine = engine()?;
+    let start = Instant::now();
+    let mut samples = Vec::with_capacity(picked.len());
+    for (i, (band, b)) in picked.iter().enumerate() {
+        samples.push(errors::measure(&mut engine, *band, b, &settings)?);
+        progress(i + 1, picked.len(), start);
+    }
+    let fits = errors::fit_all(&samples);
+    write!(out, "{}", fits.report())?;
+    let source = format!(
+        "{} positions from {} games of {}",
+        samples.len(),
+        games.len(),
+        summarize_names(&args.games)
+    );
+    write_table(file.as_ref(), &fits.to_rust(&source, &settings), start, out)
+}
+
+pub fn chances(args: ChancesArgs, out: &mut impl Write) -> Result<()> {
+    if args.positions == 0 {
+        return Err(bad("--positions is 0: nothing to fit"));
+    }
+    let file = args.out.file().map(claim).transpose()?;
+    let games = games_of(&args.games, &args.out, out)?;
+    let picked = chances::sample_positions(&games, args.positions, args.holdout as usize);
+    let held = picked.iter().filter(|p| p.held_out).count();
+    // Four parameters need some positions to fit and some to check.
+    if picked.len() - held < 20 || held == 0 {
+        return Err(bad(format!(
+            "only {} positions with a theoretical score ({held} held out) in {} games: the fit \
+             needs WTHOR games (at least 20 positions to fit and one held out); the table was \
+             not written",
+            picked.len(),
+            games.len()
+        )));
+    }
+    let mut engine = engine()?;
+    let start = Instant::now();
+    let mut samples = Vec::with_capacity(picked.len());
+    for (i, p) in picked.iter().enumerate() {
+        samples.push(chances::measure(
+            &mut engine,
+            p,
+            args.depth,
+            args.selectivity,
+        )?);
+        progress(i + 1, picked.len(), start);
+    }
+    let model = chances::fit(&samples);
+    writeln!(
+        out,
+        "{} positions ({} held out), values at depth {} {}; {model:?}\nheld-out mean log \
+         likelihood {:.4}\n{}",
+        samples.len(),
+        held,
+        args.depth,
+        args.selectivity,
+        chances::held_out_log_likelihood(&model, &samples),
+        chances::reliability_text(&chances::reliability(&model, &samples))
+    )?;
+    let source = format!(
+        "{} positions ({} fitted, every {}th game held out) from {} games of {}; values of \
+         searches at depth {}, {}",
+        samples.len(),
+        samples.len() - held,
+        args.holdout,
+        games.len(),
+        summarize_names(&args.games),
+        args.depth,
+        args.selectivity
+    );
+    write_table(
+        file.as_ref(),
+        &chances::to_rust(&model, &source),
+        start,
+        out,
+    )
+}
+
+/// File names for a table's header: all of them when few, else the first and last.
+pub fn summarize_names(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [a] => a.clone(),
+        _ if names.len() <= 4 => names.join(", "),
+        [first, .., last] => format!("{} files, {first} to {last}", names.len()),
+    }
+}
