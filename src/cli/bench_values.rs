@@ -178,10 +178,12 @@ fn job(book: &Book, key: Key, group: usize) -> Result<Job> {
     let value = measurable(&board, eval.value).expect("sampled positions have a value");
     let mut book_move = None;
     if matches!(eval.leaf, Leaf::Move { .. } | Leaf::InBook) && board.legal_moves().count() >= 2 {
-        let knows_all = board.legal_moves().iter().all(|sq| {
+        // A move out of the book is the leaf's; one into it needs its position's value.
+        let mut knows_all = true;
+        for sq in board.legal_moves().iter() {
             let child = board.play_move(Move::Play(sq)).expect("a legal move");
-            !matches!(book.evaluation(&child), Ok(Some(e)) if e.value.is_none())
-        });
+            knows_all &= book.evaluation(&child)?.is_none_or(|e| e.value.is_some());
+        }
         if knows_all {
             book_move = book.try_best_moves(&board)?.first().map(|m| m.mv);
         }
