@@ -48,9 +48,17 @@ pub fn midgame_position(plies: u32, seed: u64) -> Position {
     after_help = "Runs single-threaded by default so that the node signature is \
 reproducible; a change in it means the search itself changed.\n\n\
 --ffo-range solves other FFO positions (the signature then covers them instead of #40-#44).\n\n\
+--values [BOOK] measures an evaluated book's values instead: its positions with at most \
+--exact-empties empties are solved exactly, a seeded sample of the earlier ones is searched --deeper \
+plies beyond its leaves (full width); per empty count and per band of 6 plies it gives the mean \
+difference, the share with the wrong win/draw/loss, and how often the book's best move is the \
+search's best. Each position is searched on one thread from a cleared table, so the figures do not \
+depend on --threads (all cores by default with --values).\n\n\
 Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2\n  \
-othbook bench --ffo-range 40-59 --threads 2\n  othbook bench --quality --eval books/eval.bin"
+othbook bench --ffo-range 40-59 --threads 2\n  othbook bench --quality --eval books/eval.bin\n  \
+othbook bench --values books/wthor.book --sample 24 --deep-sample 24 --json"
 )]
+#[command(group(clap::ArgGroup::new("report").args(["quality", "values"])))]
 pub struct Args {
     /// The FFO file; the positions of --ffo-range (its lines) are solved exactly. Default:
     /// $OTHBOOK_FFO, else ../shared/data/ffo/ffo.obf or ffo/ffo.obf here, in the data folder
@@ -60,17 +68,22 @@ pub struct Args {
     /// FFO positions to solve, N or N-M (the file's lines N to M), e.g. 40-59.
     #[arg(long, default_value = "40-44", value_parser = ffo_range_arg)]
     ffo_range: (usize, usize),
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// Search threads (default: 1; with --values all cores, each searching one position).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Transposition table size in MiB (1-65536).
     #[arg(long, default_value_t = 64)]
     hash: usize,
     /// Skip the endgame part.
     #[arg(long)]
     midgame_only: bool,
+    /// Print the report of --quality or --values as JSON.
+    #[arg(long, requires = "report")]
+    json: bool,
     #[command(flatten)]
     quality: super::bench_quality::QualityArgs,
+    #[command(flatten)]
+    values: super::bench_values::ValuesArgs,
 }
 
 fn ffo_range_arg(text: &str) -> Result<(usize, usize), String> {
@@ -79,10 +92,14 @@ fn ffo_range_arg(text: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let threads = super::common::threads_arg(Some(args.threads))?;
     check_hash(args.hash)?;
+    if args.values.values {
+        let threads = super::common::threads_arg(args.threads)?;
+        return super::bench_values::run(&args.values, threads, args.hash, args.json, out);
+    }
+    let threads = super::common::threads_arg(Some(args.threads.unwrap_or(1)))?;
     if args.quality.quality {
-        return super::bench_quality::run(&args.quality, args.hash, out);
+        return super::bench_quality::run(&args.quality, args.hash, args.json, out);
     }
     let mut engine = Engine::try_new(EngineOptions {
         threads,

@@ -93,9 +93,6 @@ pub struct QualityArgs {
         requires = "choice_positions"
     )]
     pub choice_empties: u32,
-    /// Print the report as JSON.
-    #[arg(long, requires = "quality")]
-    pub json: bool,
 }
 
 /// The accuracy of the training labels' rule at 24 empties.
@@ -338,9 +335,9 @@ fn label_accuracy(
 }
 
 /// `othbook bench --quality`.
-pub fn run(args: &QualityArgs, hash_mb: usize, out: &mut impl Write) -> Result<()> {
+pub fn run(args: &QualityArgs, hash_mb: usize, json: bool, out: &mut impl Write) -> Result<()> {
     let r = measure(args, hash_mb)?;
-    if args.json {
+    if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
         return Ok(());
     }

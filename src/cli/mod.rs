@@ -7,6 +7,8 @@ mod analyze;
 mod bench;
 mod bench_choice;
 mod bench_quality;
+mod bench_values;
+mod bench_values_report;
 mod book;
 mod book_values;
 mod build;
@@ -58,6 +60,7 @@ Examples:
   othbook review game.pgn --depth 10   every move scored against the engine's best
   othbook solve ffo.obf --lines 40-49  exact endgame solves, checked against the file
   othbook bench                        node-count signature and search speed
+  othbook bench --values               the default book's values against solves and deeper searches
   othbook serve --open                 the opening explorer in a browser
   othbook games stats ../shared/data/wthor/*.wtb    games, results, lengths, first moves
   othbook games convert games.pgn --to wtb -o out/games.wtb    convert between formats
@@ -107,7 +110,8 @@ enum Command {
     /// Fit engine parameters from game files (Multi-ProbCut's regressions).
     /// Example: othbook calibrate probcut ../shared/data/wthor/WTH_20*.wtb --positions 100
     Calibrate(calibrate::Args),
-    /// Fixed searches: node-count signature and nodes per second.
+    /// Fixed searches: node-count signature and nodes per second (--quality: the evaluation;
+    /// --values: a book's values against exact solves and deeper searches).
     /// Example: othbook bench
     Bench(bench::Args),
     /// Read game collections (.gam, WTHOR, GGF, PGN, move lists, CSV): stats, conversion, players, events, and a book's games (find).
