@@ -5,6 +5,7 @@ mod board;
 mod book;
 mod engine;
 mod errors;
+mod player;
 mod records;
 
 use pyo3::prelude::*;
@@ -31,6 +32,7 @@ fn othbook_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::PyAnalysis>()?;
     m.add_class::<engine::Line>()?;
+    m.add_class::<player::Player>()?;
     m.add_function(wrap_pyfunction!(default_book_path, m)?)?;
     errors::register(m)?;
     Ok(())
