@@ -37,3 +37,12 @@ def c_probe() -> Path:
         ROOT / "target/c/probe",
         "build the C example as .ci/run does (docs/c.md)",
     )
+
+
+@pytest.fixture(scope="session")
+def c_lib() -> Path:
+    return built(
+        "OTHBOOK_C_LIB",
+        ROOT / "target/release/libothbook.so",
+        "run `cargo build --release -p othbook-c`",
+    )

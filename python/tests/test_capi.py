@@ -6,7 +6,6 @@ import threading
 
 import pytest
 
-from conftest import ROOT, built
 
 OK, ERR_BOOK, ERR_POSITION, ERR_ARGUMENT, ERR_ENGINE, ERR_BUFFER, ERR_INTERNAL = range(7)
 
@@ -61,9 +60,8 @@ class SearchResult(C.Structure):
 
 
 @pytest.fixture(scope="module")
-def lib():
-    path = built("OTHBOOK_C_LIB", ROOT / "target/release/libothbook.so", "run `cargo build --release -p othbook-c`")
-    lib = C.CDLL(str(path))
+def lib(c_lib):
+    lib = C.CDLL(str(c_lib))
     lib.othbook_last_error.restype = C.c_char_p
     lib.othbook_book_open.restype = C.c_void_p
     lib.othbook_book_open.argtypes = [C.c_char_p, C.POINTER(C.c_int)]
