@@ -320,4 +320,19 @@ mod tests {
             assert_eq!(denormalize_line(&norm, sym), line);
         }
     }
+
+    #[test]
+    fn a_line_that_cannot_be_read_or_played_says_so_as_the_command_line_does() {
+        let e = super::play_line(&Position::START, "f5f5").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "moves \"f5f5\": ply 2: white f5 is illegal: f5 is occupied"
+        );
+        let e = super::play_line(&Position::START, "f5zz").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("invalid moves \"f5zz\": column 3"),
+            "{e}"
+        );
+    }
 }

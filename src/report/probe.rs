@@ -37,3 +37,44 @@ impl ProbeReport {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::play_line;
+    use crate::report::explore::ExploreQuery;
+    use crate::report::ExploreReport;
+
+    /// The probe gives the numbers of `explore`'s report (in the book, out of it, after a
+    /// pass, in another orientation).
+    #[test]
+    fn the_probe_is_explores_answer_without_the_rows() {
+        let book = Book::open(crate::book::default_path()).expect("books/wthor.book");
+        for line in [
+            "",
+            "f5",
+            "f5d6",
+            "d3c5",
+            "f5f4e3f6d3c5g4",
+            "f5f6e6f4g4d6f7h4h3f8h5",
+        ] {
+            let pos = play_line(&Position::START, line).unwrap().end;
+            let probe = ProbeReport::of(&book, &pos).unwrap();
+            let explore = ExploreReport::build(
+                &book,
+                ExploreQuery {
+                    pos: &pos,
+                    opening: None,
+                    scores: None,
+                    eval_asked: false,
+                    games: None,
+                },
+            )
+            .unwrap();
+            assert_eq!(probe.in_book, explore.in_book, "{line}");
+            assert_eq!(probe.results, explore.results, "{line}");
+            let value = explore.value.map(|v| v.value).unwrap_or_default();
+            assert_eq!(probe.value, value, "{line}");
+        }
+    }
+}
