@@ -12,7 +12,10 @@ mod symmetry;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use movegen::MAX_MOVES;
 pub use mv::{Color, Move};
-pub use notation::{denormalize_line, format_moves, normalize_line, parse_moves, NotationError};
+pub use notation::{
+    denormalize_line, format_moves, normalize_line, parse_moves, play_line, LineError,
+    NotationError,
+};
 pub use position::{final_score_of, Board, BoardError, MoveError, Position, Replay, ReplayError};
 pub use square::{ParseSquareError, Square};
 pub use symmetry::Symmetry;

@@ -59,6 +59,41 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
     Ok(out)
 }
 
+/// A move string that cannot be read or played, in the words every front end shows (the
+/// command line, the Python package, the C library).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// The text is not a move string.
+    #[error("invalid moves {text:?}: {reason}")]
+    Notation {
+        /// The move string.
+        text: String,
+        /// Where and why it cannot be read.
+        reason: NotationError,
+    },
+    /// A move of the string is illegal where it is played.
+    #[error("moves {text:?}: {reason}")]
+    Illegal {
+        /// The move string.
+        text: String,
+        /// The move and why it is illegal.
+        reason: crate::board::ReplayError,
+    },
+}
+
+/// Reads the move string `text` and plays it from `start`, putting back the passes it leaves
+/// out.
+pub fn play_line(start: &Position, text: &str) -> Result<crate::board::Replay, LineError> {
+    let moves = parse_moves(text).map_err(|reason| LineError::Notation {
+        text: text.to_string(),
+        reason,
+    })?;
+    start.replay(moves).map_err(|reason| LineError::Illegal {
+        text: text.to_string(),
+        reason,
+    })
+}
+
 /// Writes moves as a compact string (`f5d6c3`), passes as `pa`.
 #[must_use]
 pub fn format_moves(moves: &[Move]) -> String {
@@ -284,5 +319,20 @@ mod tests {
             assert_eq!(norm[0], Move::Play(Square::F5));
             assert_eq!(denormalize_line(&norm, sym), line);
         }
+    }
+
+    #[test]
+    fn a_line_that_cannot_be_read_or_played_says_so_as_the_command_line_does() {
+        let e = super::play_line(&Position::START, "f5f5").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "moves \"f5f5\": ply 2: white f5 is illegal: f5 is occupied"
+        );
+        let e = super::play_line(&Position::START, "f5zz").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("invalid moves \"f5zz\": column 3"),
+            "{e}"
+        );
     }
 }

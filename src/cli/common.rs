@@ -168,10 +168,7 @@ pub fn line_from_args(
     let Some(moves) = moves else {
         return Ok((start, Vec::new(), start));
     };
-    let list = parse_moves(moves).map_err(|e| bad(format!("invalid moves {moves:?}: {e}")))?;
-    let replay = start
-        .replay(list)
-        .map_err(|e| bad(format!("moves {moves:?}: {e}")))?;
+    let replay = othbook::board::play_line(&start, moves).map_err(|e| bad(e.to_string()))?;
     Ok((start, replay.moves, replay.end))
 }
 

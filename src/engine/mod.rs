@@ -153,6 +153,12 @@ impl<E: SearchEval> Engine<E> {
         &self.tt
     }
 
+    /// Searches from now on with `threads` threads (brought into 1 to [`max_threads`]), the
+    /// table and what it learnt kept.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.clamp(1, max_threads());
+    }
+
     /// Forgets everything learnt by earlier searches.
     pub fn clear(&mut self) {
         self.tt.clear();

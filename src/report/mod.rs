@@ -14,12 +14,14 @@ pub mod games;
 pub mod games_list;
 pub mod info;
 pub mod openings;
+pub mod probe;
 pub mod top;
 
 pub use explore::{EvalHeader, ExploreReport, MoveRow, MoveScores, PositionValues};
 pub use games::{FormatStats, GameStatsReport, NamesReport};
 pub use info::InfoReport;
 pub use openings::OpeningsReport;
+pub use probe::ProbeReport;
 pub use top::{TopLine, TopReport};
 
 use crate::board::{Color, Move};
