@@ -4,12 +4,12 @@
 use crate::board::{position_of, Board};
 use crate::errors;
 use crate::records::{BestMove, GamesFound, MoveInfo, ProbeInfo};
-use othbook::board::Position;
+use othbook::board::{Move, Position};
 use othbook::book::games::GameSelection;
 use othbook::book::{BookError, GameFilter, GameTable, OpenOptions, PlayerColor};
 use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::games_list::FindReport;
-use othbook::report::{ExploreReport, ProbeReport, ValueFields};
+use othbook::report::{ExploreReport, ProbeReport, TrustOf, ValueFields};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString, PyTuple};
 use std::path::PathBuf;
@@ -294,9 +294,22 @@ impl Book {
             .book
             .try_best_moves(&pos.board)
             .map_err(|e| errors::book(&e))?;
+        let Some(info) = self.book.info().evaluation else {
+            return Ok(Vec::new());
+        };
         Ok(moves
             .iter()
-            .map(|m| BestMove::new(m.mv, &ValueFields::of(Some(m.score), pos.side), m.in_book))
+            .map(|m| {
+                let trust = TrustOf {
+                    empties: pos.board.empty_count() - u32::from(m.mv != Move::Pass),
+                    info: &info,
+                };
+                BestMove::new(
+                    m.mv,
+                    &ValueFields::of(Some(m.score), pos.side, trust),
+                    m.in_book,
+                )
+            })
             .collect())
     }
 

@@ -2,7 +2,7 @@
 //! results (as `explore` counts them, all zeros when the book lacks the position) and the
 //! book's value. The quick query of the Python package and the C library.
 
-use super::{Results, ValueFields};
+use super::{Results, TrustOf, ValueFields};
 use crate::board::Position;
 use crate::book::{Book, BookError};
 
@@ -25,10 +25,16 @@ impl ProbeReport {
         let Some(stats) = book.try_probe(&pos.board)? else {
             return Ok(ProbeReport::default());
         };
-        let value = if book.has_values() {
-            ValueFields::of(book.try_value(&pos.board)?, pos.side)
-        } else {
-            ValueFields::default()
+        let value = match book.info().evaluation {
+            Some(info) => ValueFields::of(
+                book.try_value(&pos.board)?,
+                pos.side,
+                TrustOf {
+                    empties: pos.board.empty_count(),
+                    info: &info,
+                },
+            ),
+            None => ValueFields::default(),
         };
         Ok(ProbeReport {
             in_book: true,
