@@ -112,6 +112,9 @@ fn tour() -> Vec<Step> {
                 let step = steps.last_mut().expect("output before any command");
                 step.shown = Some(b.text);
             }
+            // Run by .ci/bindings (python/tests/test_docs.py) as the docs' copies, which
+            // `the_quick_tours_python_and_c_are_the_docs_five_lines` checks they are.
+            "python" | "c" => {}
             other => panic!("unexpected block '{other}' in the quick tour"),
         }
         last_lang = b.lang;
@@ -198,4 +201,30 @@ fn the_readme_parser_reads_quotes_comments_and_output_blocks() {
         ("sh", "othbook a\n")
     );
     assert_eq!((b[1].lang.as_str(), b[1].text.as_str()), ("text", "out\n"));
+}
+
+#[test]
+fn the_quick_tours_python_and_c_are_the_docs_five_lines() {
+    let text = readme();
+    let tour = blocks(section(&text, "Quick tour"));
+    for (lang, doc) in [("python", "docs/python.md"), ("c", "docs/c.md")] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
+        let doc_text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let five: Vec<String> = blocks(section(&doc_text, "Five lines"))
+            .into_iter()
+            .filter(|b| b.lang == lang)
+            .map(|b| b.text)
+            .collect();
+        let shown: Vec<String> = tour
+            .iter()
+            .filter(|b| b.lang == lang)
+            .map(|b| b.text.clone())
+            .collect();
+        assert_eq!(five.len(), 1, "{doc}: one {lang} block under Five lines");
+        assert_eq!(
+            shown, five,
+            "README's {lang} block is not {doc}'s five lines"
+        );
+    }
 }
