@@ -140,19 +140,19 @@ fn top_by_value_walks_the_positions_of_an_imported_book() {
             "8",
             "--limit",
             "50",
+            "--format",
+            "tsv",
         ],
     );
-    let rows: Vec<(String, f64)> = out
-        .lines()
-        .filter(|l| {
-            l.trim_start()
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit())
-        })
+    // The columns by name: the table's layout is for people.
+    let mut lines = out.lines();
+    let head: Vec<&str> = lines.next().expect("a header line").split('\t').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    let (line_col, value_col) = (col("line"), col("value"));
+    let rows: Vec<(String, f64)> = lines
         .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f[1].to_string(), f[f.len() - 1].parse().unwrap())
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[line_col].to_string(), f[value_col].parse().unwrap())
         })
         .collect();
     assert_eq!(rows.len(), 50, "{out}");
