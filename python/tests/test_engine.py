@@ -83,8 +83,13 @@ def test_a_search_releases_the_gil():
 
 
 def test_ctrl_c_stops_a_long_search():
+    # Python only turns SIGINT into KeyboardInterrupt when SIGINT was not ignored at its start,
+    # and a job started in the background by a non-interactive shell (as CI runners may)
+    # inherits it ignored: the child asks for Python's own handler, as an interactive
+    # program has it.
     code = (
-        "import othbook, sys\n"
+        "import othbook, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "print('searching', flush=True)\n"
         "try:\n"
         "    othbook.Engine(hash_mb=16).analyze(othbook.Board(), depth=40)\n"
