@@ -692,10 +692,40 @@ fn calibrate_errors_and_chances_write_their_tables_from_a_tiny_input() {
         String::from_utf8_lossy(&out.stderr)
     );
     let table = std::fs::read_to_string(&errors).expect("written");
-    assert_eq!(table.matches("ErrorBand {").count(), 5, "{table}");
-    assert!(table.contains("10 positions from 320 games"), "{table}");
+    assert_eq!(table.matches("ErrorBand {").count(), 6, "{table}");
+    assert!(table.contains("12 positions from 320 games"), "{table}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("empties 14-18: 2 positions"), "{stdout}");
+    assert!(
+        stdout.contains("empties 24-24: 2 positions, RMS error (discs) against the exact"),
+        "{stdout}"
+    );
+
+    // Bands of one's own; bands that overlap are refused before anything is read.
+    let out = othbook()
+        .args(["calibrate", "errors", games, "--positions", "2"])
+        .args(["--bands", "24,30-31", "--ref-depth", "4", "--gap", "2"])
+        .args(["--end-depth", "3", "-o", "-"])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("ErrorBand; 2]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("empties 30-31: 2 positions"), "{stdout}");
+    let out = othbook()
+        .args(["calibrate", "errors", games, "--bands", "24,20-30", "-o"])
+        .arg(&errors)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("ascending and disjoint"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&errors).expect("kept"), table);
 
     let chances = dir.path().join("chances.rs");
     let out = othbook()
@@ -719,8 +749,13 @@ fn calibrate_errors_and_chances_write_their_tables_from_a_tiny_input() {
     );
     let model = std::fs::read_to_string(&chances).expect("written");
     assert!(model.contains("draw_band:"), "{model}");
+    assert!(model.contains("throw_per_ply:"), "{model}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("| predicted win | positions |"), "{stdout}");
+    assert!(
+        stdout.contains("chosen (best held-out log likelihood"),
+        "{stdout}"
+    );
 
     let few = dir.path().join("few.rs");
     let out = othbook()

@@ -15,9 +15,11 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Each position is searched to every depth at each selectivity level (73, 87, \
-95, 98, 99, 100) and compared with the truth: an exact solve at 23 empties or fewer, else a \
-search --ref-depth plies deep at --ref-selectivity, the measured depths staying --gap plies \
-shorter. The RMS error per band of empties, level and depth is fitted as exp(a + b ln depth). \
+95, 98, 99, 100) and compared with the truth: the exact value at --exact-max empties or fewer \
+(WTHOR's theoretical score for a game's position at 24 empties, else a solve; the searches \
+go to --end-depth, --end-margin plies short of the end), else a search --ref-depth plies deep \
+at --ref-selectivity, the measured depths staying --gap plies shorter. Solves cost about 1-5 s \
+at 24 empties, 6-50 s at 26 and 20-190 s at 28 (one thread). The RMS error per band of empties, level and depth is fitted as exp(a + b ln depth). \
 One thread, a cleared table per search: the same games and counts give the same file. \
 Rebuild othbook after writing the table into src/book/trust/errors_table.rs."
 )]
@@ -25,9 +27,15 @@ pub struct ErrorsArgs {
     /// Game files (WTHOR, .gam, PGN, GGF, move lists).
     #[arg(required = true)]
     games: Vec<PathBuf>,
-    /// Positions per band of empties (five bands: 14-18, 19-23, 24-33, 34-43, 44-53).
+    /// Positions per band of empties.
     #[arg(long, default_value_t = 40)]
     positions: usize,
+    /// The bands of empties, one fit each: ascending, disjoint ranges such as `24` or `25-33`.
+    #[arg(long, default_value = "14-18,19-23,24,25-33,34-43,44-53", value_parser = bands)]
+    bands: Bands,
+    /// Positions with at most this many empties are compared with their exact value.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=36))]
+    exact_max: u32,
     /// Depth of the reference search above 23 empties.
     #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(2..=40))]
     ref_depth: u32,
@@ -37,9 +45,12 @@ pub struct ErrorsArgs {
     /// Plies between the deepest measured search and the reference search.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
     gap: u32,
-    /// The deepest search measured against an exact solve.
-    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=20))]
+    /// The deepest search measured against the exact value.
+    #[arg(long, default_value_t = 18, value_parser = clap::value_parser!(u32).range(1..=30))]
     end_depth: u32,
+    /// Searches measured against the exact value stay this many plies short of the end.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=30))]
+    end_margin: u32,
     /// Where to write the table (`-`: standard output). A file is locked while the command
     /// runs: a second othbook writing it stops at once with exit code 75.
     #[arg(long, short, default_value = "src/book/trust/errors_table.rs")]
@@ -51,8 +62,9 @@ pub struct ErrorsArgs {
     after_help = "One position per game with a WTHOR theoretical score (black's discs under \
 perfect play from 24 empties), its empties cycling from 25 to 56, is searched --depth plies \
 deep at --selectivity. An ordered logistic model of the result at 24 empties given the value \
-and the empties is fitted by maximum likelihood on all games but every --holdout-th, which \
-are kept for the reliability table the command prints. One thread, a cleared table per \
+and the empties, alone and with a share of thrown games (whose result ignores the value), is \
+fitted by maximum likelihood on all games but every --holdout-th, which are kept to choose \
+the family (best held-out log likelihood; the simpler family on a tie) and for the reliability tables the command prints. One thread, a cleared table per \
 search: the same games and counts give the same file. Rebuild othbook after writing the \
 model into src/book/trust/chances_table.rs."
 )]
@@ -76,6 +88,14 @@ pub struct ChancesArgs {
     /// runs: a second othbook writing it stops at once with exit code 75.
     #[arg(long, short, default_value = "src/book/trust/chances_table.rs")]
     out: Output,
+}
+
+/// Bands of empties as `--bands` gives them.
+#[derive(Clone, Debug)]
+pub struct Bands(Vec<(u32, u32)>);
+
+fn bands(text: &str) -> Result<Bands, String> {
+    errors::parse_bands(text).map(Bands)
 }
 
 /// The games of `paths`, refused when a file cannot be read (a table compiled into the
@@ -144,8 +164,8 @@ pub fn errors(args: ErrorsArgs, out: &mut impl Write) -> Result<()> {
     }
     let file = args.out.file().map(claim).transpose()?;
     let games = games_of(&args.games, &args.out, out)?;
-    let picked = errors::sample_positions(&games, args.positions);
-    let want = args.positions * errors::BANDS.len();
+    let picked = errors::sample_positions(&games, &args.bands.0, args.positions);
+    let want = args.positions * args.bands.0.len();
     if picked.len() < want {
         return Err(bad(format!(
             "only {} of {want} positions in {} games: give more games or fewer --positions; \
@@ -155,20 +175,22 @@ pub fn errors(args: ErrorsArgs, out: &mut impl Write) -> Result<()> {
         )));
     }
     let settings = errors::ErrorSettings {
+        bands: args.bands.0,
+        exact_max: args.exact_max,
         ref_depth: args.ref_depth,
         ref_selectivity: args.ref_selectivity,
         gap: args.gap,
         end_max_depth: args.end_depth,
-        ..errors::ErrorSettings::default()
+        end_margin: args.end_margin,
     };
     let mut engine = engine()?;
     let start = Instant::now();
     let mut samples = Vec::with_capacity(picked.len());
-    for (i, (band, b)) in picked.iter().enumerate() {
-        samples.push(errors::measure(&mut engine, *band, b, &settings)?);
+    for (i, p) in picked.iter().enumerate() {
+        samples.push(errors::measure(&mut engine, p, &settings)?);
         progress(i + 1, picked.len(), start);
     }
-    let fits = errors::fit_all(&samples);
+    let fits = errors::fit_all(&samples, &settings);
     write!(out, "{}", fits.report())?;
     let source = format!(
         "{} positions from {} games of {}",
@@ -209,17 +231,31 @@ pub fn chances(args: ChancesArgs, out: &mut impl Write) -> Result<()> {
         )?);
         progress(i + 1, picked.len(), start);
     }
-    let model = chances::fit(&samples);
     writeln!(
         out,
-        "{} positions ({} held out), values at depth {} {}; {model:?}\nheld-out mean log \
-         likelihood {:.4}\n{}",
+        "{} positions ({} held out), values at depth {} {}",
         samples.len(),
         held,
         args.depth,
         args.selectivity,
-        chances::held_out_log_likelihood(&model, &samples),
-        chances::reliability_text(&chances::reliability(&model, &samples))
+    )?;
+    let fitted = chances::fit_families(&samples);
+    for f in fitted.iter().rev() {
+        writeln!(
+            out,
+            "\n{}: {:?}\nheld-out mean log likelihood {:.4}\n{}",
+            f.family.name(),
+            f.model,
+            f.held_out,
+            chances::reliability_text(&chances::reliability(&f.model, &samples))
+        )?;
+    }
+    let model = fitted[0].model;
+    writeln!(
+        out,
+        "chosen (best held-out log likelihood, the simpler within {}): {}",
+        chances::TIE,
+        fitted[0].family.name()
     )?;
     let source = format!(
         "{} positions ({} fitted, every {}th game held out) from {} games of {}; values of \

@@ -1,45 +1,55 @@
 //! Calibration of the expected error of searched values (`othbook calibrate errors`): positions
 //! of real games are searched at every depth and selectivity level and compared with the truth
-//! (an exact solve at [`EXACT_MAX_EMPTIES`] empties or fewer, else a much deeper search), and
+//! (exact at [`ErrorSettings::exact_max`] empties or fewer, else a much deeper search), and
 //! the RMS error per band of empties, level and depth is fitted as `exp(a + b·ln depth)`. The
 //! result is written as `src/book/trust/errors_table.rs`.
+//!
+//! The exact truth costs a solve, except at 24 empties in a WTHOR game with a theoretical
+//! score: that score is the perfect-play value of the game's position at 24 empties, which
+//! makes deep searches (to depth 18) measurable against perfect play at no solving cost.
 
+use super::holdout::scored_at_24;
 use crate::board::Board;
 use crate::book::trust::{ErrorBand, LEVEL_PERCENTS};
 use crate::engine::{Engine, EngineError, Limits, ScoreKind, SearchEval, Selectivity, SCALE};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
 
-/// The bands of empties (inclusive) the table has one fit for.
-pub const BANDS: [(u32, u32); 5] = [(14, 18), (19, 23), (24, 33), (34, 43), (44, 53)];
-/// Positions with at most this many empties are compared with an exact solve.
-pub const EXACT_MAX_EMPTIES: u32 = 23;
+/// The default bands of empties (inclusive) the table has one fit for: exact truth up to 24
+/// (24 alone: WTHOR's theoretical scores), a deeper search above.
+pub const BANDS: [(u32, u32); 6] = [(14, 18), (19, 23), (24, 24), (25, 33), (34, 43), (44, 53)];
 /// Depths below this are measured and shown but left out of the fit: book and analysis
 /// values are deeper, and the power law fits the deeper depths better.
 pub const MIN_FIT_DEPTH: u32 = 3;
 
-/// How the truth is had and how deep the measured searches go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which positions are measured, how the truth is had and how deep the measured searches go.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ErrorSettings {
-    /// Depth of the reference search of positions above [`EXACT_MAX_EMPTIES`].
+    /// The bands of empties (inclusive, ascending, disjoint), one fit each.
+    pub bands: Vec<(u32, u32)>,
+    /// Positions with at most this many empties are compared with the exact value.
+    pub exact_max: u32,
+    /// Depth of the reference search of positions above `exact_max`.
     pub ref_depth: u32,
     /// Selectivity of the reference search.
     pub ref_selectivity: Selectivity,
     /// The measured depths stay this many plies short of the reference depth.
     pub gap: u32,
-    /// The deepest search measured against an exact solve.
+    /// The deepest search measured against the exact value.
     pub end_max_depth: u32,
-    /// Searches measured against a solve stay this many plies short of the end.
+    /// Searches measured against the exact value stay this many plies short of the end.
     pub end_margin: u32,
 }
 
 impl Default for ErrorSettings {
     fn default() -> Self {
         ErrorSettings {
+            bands: BANDS.to_vec(),
+            exact_max: 24,
             ref_depth: 18,
             ref_selectivity: Selectivity::from_level(2).unwrap_or(Selectivity::EXACT),
             gap: 8,
-            end_max_depth: 14,
+            end_max_depth: 18,
             end_margin: 4,
         }
     }
@@ -49,7 +59,7 @@ impl ErrorSettings {
     /// The deepest search measured on a position with `empties` empties.
     #[must_use]
     pub fn max_depth(&self, empties: u32) -> u32 {
-        if empties <= EXACT_MAX_EMPTIES {
+        if empties <= self.exact_max {
             self.end_max_depth
                 .min(empties.saturating_sub(self.end_margin))
         } else {
@@ -58,10 +68,51 @@ impl ErrorSettings {
     }
 }
 
+/// Parses bands of empties written `14-18,19-23,24,25-33`: ascending, disjoint, each within
+/// 1-60. The error says which band is wrong and why.
+pub fn parse_bands(text: &str) -> Result<Vec<(u32, u32)>, String> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let (lo, hi) = part.split_once('-').unwrap_or((part, part));
+        let num = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|e| (1..=60).contains(e))
+                .ok_or_else(|| format!("band `{part}`: `{t}` is not a number of empties (1-60)"))
+        };
+        let (lo, hi) = (num(lo)?, num(hi)?);
+        if lo > hi {
+            return Err(format!("band `{part}`: {lo} is above {hi}"));
+        }
+        if let Some(&(_, last)) = out.last() {
+            if lo <= last {
+                return Err(format!(
+                    "band `{part}` starts at or below the previous band's end {last}: bands are \
+                     ascending and disjoint"
+                ));
+            }
+        }
+        out.push((lo, hi));
+    }
+    Ok(out)
+}
+
+/// A sampled position: its band, board and exact value when known without a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorPick {
+    /// Index in the settings' bands.
+    pub band: usize,
+    /// The position (its side to move has a move).
+    pub board: Board,
+    /// The perfect-play value for the side to move in discs, from WTHOR's theoretical score.
+    pub known: Option<i32>,
+}
+
 /// One position's measurements (SCALE units, side to move).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ErrorSample {
-    /// Index in [`BANDS`].
+    /// Index in the settings' bands.
     pub band: usize,
     /// Empties of the position.
     pub empties: u32,
@@ -72,13 +123,17 @@ pub struct ErrorSample {
     pub values: Vec<Vec<Option<i32>>>,
 }
 
-/// Deterministic sample of `per_band` positions for each band of [`BANDS`], spread over the
-/// games, their empties cycling through the band. Positions whose side to move must pass are
-/// skipped.
+/// Deterministic sample of `per_band` positions for each band, spread over the games, their
+/// empties cycling through the band. Positions whose side to move must pass are skipped. A
+/// position at 24 empties of a game with a theoretical score carries it as its known value.
 #[must_use]
-pub fn sample_positions(games: &[GameRecord], per_band: usize) -> Vec<(usize, Board)> {
+pub fn sample_positions(
+    games: &[GameRecord],
+    bands: &[(u32, u32)],
+    per_band: usize,
+) -> Vec<ErrorPick> {
     let mut out = Vec::new();
-    for (band, &(lo, hi)) in BANDS.iter().enumerate() {
+    for (band, &(lo, hi)) in bands.iter().enumerate() {
         let mut have = 0;
         for (k, gi) in super::probcut::spread(games.len()).enumerate() {
             if have >= per_band {
@@ -86,7 +141,14 @@ pub fn sample_positions(games: &[GameRecord], per_band: usize) -> Vec<(usize, Bo
             }
             let empties = lo + (k as u32) % (hi - lo + 1);
             if let Some(p) = super::holdout::position_at(&games[gi], empties) {
-                out.push((band, p.board));
+                let known = scored_at_24(&games[gi])
+                    .filter(|s| s.position == p)
+                    .map(|s| s.exact);
+                out.push(ErrorPick {
+                    band,
+                    board: p.board,
+                    known,
+                });
                 have += 1;
             }
         }
@@ -94,17 +156,20 @@ pub fn sample_positions(games: &[GameRecord], per_band: usize) -> Vec<(usize, Bo
     out
 }
 
-/// Measures one position: the truth, then an iterative deepening at each selectivity level
-/// (single-threaded, a cleared table before each search).
+/// Measures one position: the truth (its known value, an exact solve or the reference
+/// search), then an iterative deepening at each selectivity level (single-threaded, a cleared
+/// table before each search).
 pub fn measure<E: SearchEval>(
     engine: &mut Engine<E>,
-    band: usize,
-    board: &Board,
+    pick: &ErrorPick,
     settings: &ErrorSettings,
 ) -> Result<ErrorSample, EngineError> {
+    let (band, board) = (pick.band, &pick.board);
     let empties = board.empty_count();
     engine.clear();
-    let truth = if empties <= EXACT_MAX_EMPTIES {
+    let truth = if let (Some(known), true) = (pick.known, empties <= settings.exact_max) {
+        known * SCALE
+    } else if empties <= settings.exact_max {
         engine.analyze(board, &Limits::exact())?.score
     } else {
         let limits = Limits::depth(settings.ref_depth).selectivity(settings.ref_selectivity);
@@ -146,7 +211,11 @@ pub struct Cell {
 /// The fitted table and what it was fitted on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorFits {
-    /// One band per [`BANDS`] entry.
+    /// The bands of empties fitted (inclusive).
+    pub ranges: Vec<(u32, u32)>,
+    /// Positions with at most this many empties were compared with the exact value.
+    pub exact_max: u32,
+    /// One fit per band.
     pub bands: Vec<ErrorBand>,
     /// Positions per band.
     pub positions: Vec<usize>,
@@ -157,15 +226,17 @@ pub struct ErrorFits {
     pub coverage: Vec<f64>,
 }
 
-/// Fits every band and level from the samples. A band without samples takes its
-/// neighbour's fits (the table always has every band).
+/// Fits every band of `settings` and level from the samples. A band without samples takes
+/// its neighbour's fits (the table always has every band).
 #[must_use]
-pub fn fit_all(samples: &[ErrorSample]) -> ErrorFits {
+pub fn fit_all(samples: &[ErrorSample], settings: &ErrorSettings) -> ErrorFits {
+    let ranges = &settings.bands;
+    let centre = |i: usize| f64::from(ranges[i].0 + ranges[i].1) / 2.0;
     let mut cells = Vec::new();
     let mut raw: Vec<Option<ErrorBand>> = Vec::new();
     let mut positions = Vec::new();
     let mut coverage = Vec::new();
-    for (band, &(lo, hi)) in BANDS.iter().enumerate() {
+    for (band, &(lo, hi)) in ranges.iter().enumerate() {
         let mine: Vec<&ErrorSample> = samples.iter().filter(|s| s.band == band).collect();
         positions.push(mine.len());
         let band_cells = band_cells(&mine);
@@ -189,17 +260,19 @@ pub fn fit_all(samples: &[ErrorSample]) -> ErrorFits {
                 .min_by_key(|j| j.abs_diff(i));
             near.and_then(|j| raw[j]).map_or(
                 ErrorBand {
-                    empties: f64::from(BANDS[i].0 + BANDS[i].1) / 2.0,
+                    empties: centre(i),
                     fits: [(0.0, -0.5); 6],
                 },
                 |b| ErrorBand {
-                    empties: raw[i].map_or(f64::from(BANDS[i].0 + BANDS[i].1) / 2.0, |r| r.empties),
+                    empties: raw[i].map_or(centre(i), |r| r.empties),
                     ..b
                 },
             )
         })
         .collect();
     ErrorFits {
+        ranges: ranges.clone(),
+        exact_max: settings.exact_max,
         bands,
         positions,
         cells,
@@ -290,9 +363,9 @@ impl ErrorFits {
     pub fn report(&self) -> String {
         let mut s = String::new();
         for (b, band) in self.cells.iter().enumerate() {
-            let (lo, hi) = BANDS[b];
-            let truth = if hi <= EXACT_MAX_EMPTIES {
-                "exact solves"
+            let (lo, hi) = self.ranges[b];
+            let truth = if hi <= self.exact_max {
+                "the exact values"
             } else {
                 "the reference search"
             };
@@ -330,12 +403,13 @@ impl ErrorFits {
     pub fn to_rust(&self, source: &str, settings: &ErrorSettings) -> String {
         let mut s = format!(
             "//! Expected errors of searched values, generated by `othbook calibrate errors`; do \
-             not edit.\n//! Data: {source}.\n//! Truth: exact solves up to {EXACT_MAX_EMPTIES} \
-             empties (searches to {} plies, {} short of the end), else a depth {} search at \
+             not edit.\n//! Data: {source}.\n//! Truth: exact values up to {} \
+             empties (WTHOR's theoretical score at 24, else a solve; searches to {} plies, {} short of the end), else a depth {} search at \
              {}\n//! (searches to {} plies). Per band: the mean empties, then per selectivity \
              level (73% to 100%)\n//! `(a, b)` with RMS error = exp(a + b·ln depth) discs.\n\n\
              use super::ErrorBand;\n\n#[rustfmt::skip]\npub(super) const BANDS: [ErrorBand; {}] \
              = [\n",
+            settings.exact_max,
             settings.end_max_depth,
             settings.end_margin,
             settings.ref_depth,
@@ -352,8 +426,8 @@ impl ErrorFits {
             let _ = writeln!(
                 s,
                 "    // empties {}-{}, {} positions\n    ErrorBand {{ empties: {:.2}, fits: [{}] }},",
-                BANDS[i].0,
-                BANDS[i].1,
+                self.ranges[i].0,
+                self.ranges[i].1,
                 self.positions[i],
                 b.empties,
                 fits.join(", ")
@@ -398,7 +472,7 @@ mod tests {
                 sample(2, 100, &[(4, 100 + s * 400), (8, 100 + s * 200)])
             })
             .collect();
-        let fits = fit_all(&samples);
+        let fits = fit_all(&samples, &ErrorSettings::default());
         let cell = fits.cells[2][5][4];
         assert_eq!(cell.n, 10);
         assert!((cell.rms - 4.0).abs() < 1e-9 && (cell.mae - 4.0).abs() < 1e-9);
@@ -406,7 +480,7 @@ mod tests {
         assert!((b + 1.0).abs() < 1e-9, "slope {b}");
         assert!(((a + b * 4f64.ln()).exp() - 4.0).abs() < 1e-9);
         assert_eq!(fits.bands[0].fits, fits.bands[2].fits);
-        assert_eq!(fits.positions, vec![0, 0, 10, 0, 0]);
+        assert_eq!(fits.positions, vec![0, 0, 10, 0, 0, 0]);
         assert!(fits
             .to_rust("test", &ErrorSettings::default())
             .contains("ErrorBand"));
@@ -418,37 +492,86 @@ mod tests {
         let samples: Vec<ErrorSample> = (0..10)
             .map(|_| sample(3, 0, &[(4, 100), (8, 300)]))
             .collect();
-        let (_, b) = fit_all(&samples).bands[3].fits[2];
+        let (_, b) = fit_all(&samples, &ErrorSettings::default()).bands[3].fits[2];
         assert!(b <= -0.01, "{b}");
+    }
+
+    /// The games of a file under the crate root (a missing file fails the test).
+    fn games_of(path: &str) -> Vec<GameRecord> {
+        crate::transcript::ingest(
+            &[std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)],
+            &Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .games
+    }
+
+    fn engine() -> Engine<HandEval> {
+        Engine::with_evaluator(
+            EngineOptions {
+                hash_mb: 16,
+                threads: 1,
+            },
+            HandEval::default(),
+        )
+    }
+
+    #[test]
+    fn bands_parse_ascending_and_disjoint_and_refuse_the_rest() {
+        assert_eq!(
+            parse_bands("14-18, 19-23,24,25-33"),
+            Ok(vec![(14, 18), (19, 23), (24, 24), (25, 33)])
+        );
+        for (bad, why) in [
+            ("24,20-30", "previous band"),
+            ("30-25", "above"),
+            ("0-3", "not a number"),
+            ("61", "not a number"),
+            ("12,x", "`x`"),
+        ] {
+            let err = parse_bands(bad).expect_err(bad);
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+    }
+
+    /// A position at 24 empties of a real WTHOR game takes the game's theoretical score as
+    /// its exact value, which the solver confirms, and the measurement uses it.
+    #[test]
+    fn the_theoretical_score_is_the_exact_value_at_24_empties() {
+        let games = games_of("../shared/data/wthor/WTH_2021.wtb");
+        let picked = sample_positions(&games, &[(24, 24), (25, 26)], 2);
+        assert_eq!(picked.len(), 4);
+        assert!(picked[..2].iter().all(|p| p.known.is_some()), "{picked:?}");
+        assert!(picked[2..].iter().all(|p| p.known.is_none()), "{picked:?}");
+        let mut engine = engine();
+        let pick = &picked[0];
+        let solved = engine
+            .analyze(&pick.board, &Limits::exact())
+            .expect("solve");
+        assert_eq!(Some(solved.score / SCALE), pick.known);
+        let settings = ErrorSettings {
+            end_max_depth: 2,
+            ..ErrorSettings::default()
+        };
+        let s = measure(&mut engine, pick, &settings).expect("search");
+        assert_eq!(Some(s.truth / SCALE), pick.known);
     }
 
     /// Measuring on a tiny endgame position compares every level with the exact solve.
     #[test]
     fn measuring_a_position_fills_every_level_up_to_its_depth() {
-        let games = crate::transcript::ingest(
-            &[std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("fixtures/transcripts/WTH_2001.wtb")],
-            &Default::default(),
-        )
-        .expect("fixture games")
-        .games;
-        let picked = sample_positions(&games, 1);
-        let (band, board) = picked
+        let games = games_of("fixtures/transcripts/WTH_2001.wtb");
+        let picked = sample_positions(&games, &BANDS, 1);
+        let pick = picked
             .iter()
-            .find(|(b, _)| *b == 0)
+            .find(|p| p.band == 0)
             .expect("a 14-18 position");
-        let mut engine = Engine::with_evaluator(
-            EngineOptions {
-                hash_mb: 4,
-                threads: 1,
-            },
-            HandEval::default(),
-        );
+        let mut engine = engine();
         let settings = ErrorSettings {
             end_max_depth: 4,
             ..ErrorSettings::default()
         };
-        let s = measure(&mut engine, *band, board, &settings).expect("search");
+        let s = measure(&mut engine, pick, &settings).expect("search");
         assert_eq!(s.values.len(), LEVEL_PERCENTS.len());
         for v in &s.values {
             assert_eq!(v.len(), 5);

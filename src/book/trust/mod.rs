@@ -12,7 +12,10 @@
 //! The chances come from an ordered logistic model fitted on real outcomes (WTHOR's
 //! theoretical score at 24 empties) by `othbook calibrate chances` ([`chances_table`]): the
 //! result is `slope·value` plus logistic noise whose scale grows with the empties, and a
-//! result within `draw_band` of zero is a draw.
+//! result within `draw_band` of zero is a draw. Real games are also thrown: with a probability
+//! that grows with the plies left before 24 empties, the result ignores the value (it follows
+//! the chances of an even position), which keeps a clearly won midgame position short of
+//! certain.
 //!
 //! Exact values have error 0 and certain chances; WLD values (perfect play, only the sign
 //! known) have no error in discs (`None`) and certain chances by their sign.
@@ -47,6 +50,21 @@ pub struct ChanceModel {
     pub scale_per_10: f64,
     /// Half the width, in discs, of the results that count as a draw.
     pub draw_band: f64,
+    /// Probability that the result ignores the value at 24 empties or fewer.
+    pub throw_base: f64,
+    /// Probability per ply above 24 empties that the game is thrown (its result then
+    /// ignores the value): `1 − (1 − throw_base)(1 − throw_per_ply)^(empties − 24)` in all.
+    pub throw_per_ply: f64,
+}
+
+impl ChanceModel {
+    /// The probability that the result of a position with `empties` empties ignores its value.
+    #[must_use]
+    pub fn throw(&self, empties: u32) -> f64 {
+        let plies = empties.saturating_sub(24);
+        let kept = (1.0 - self.throw_base) * (1.0 - self.throw_per_ply).powf(f64::from(plies));
+        (1.0 - kept).clamp(0.0, 1.0)
+    }
 }
 
 /// Index in [`LEVEL_PERCENTS`] of a selectivity in percent: the most selective level that is
@@ -144,19 +162,29 @@ impl Chances {
 }
 
 /// The chances of a value of `discs` for the side to move with `empties` empty squares under
-/// `model`: an ordered logistic model (see the module documentation).
+/// `model`: an ordered logistic model mixed with the chances of an even position in the
+/// share of games thrown (see the module documentation).
 #[must_use]
 pub fn model_chances(model: &ChanceModel, discs: f64, empties: u32) -> Chances {
     let x = (f64::from(empties) - 24.0) / 10.0;
     let scale = (model.scale_at_24 + model.scale_per_10 * x).exp().max(1e-6);
-    let mean = model.slope * discs;
-    let below = |t: f64| 1.0 / (1.0 + (-(t - mean) / scale).exp());
-    let loss = below(-model.draw_band);
-    let not_win = below(model.draw_band).max(loss);
+    let ordered = |mean: f64| {
+        let below = |t: f64| 1.0 / (1.0 + (-(t - mean) / scale).exp());
+        let loss = below(-model.draw_band);
+        let not_win = below(model.draw_band).max(loss);
+        (1.0 - not_win, not_win - loss, loss)
+    };
+    let (win, draw, loss) = ordered(model.slope * discs);
+    let eps = model.throw(empties);
+    if eps == 0.0 {
+        return Chances { win, draw, loss };
+    }
+    let (w0, d0, l0) = ordered(0.0);
+    let mix = |a: f64, b: f64| (1.0 - eps) * a + eps * b;
     Chances {
-        win: 1.0 - not_win,
-        draw: not_win - loss,
-        loss,
+        win: mix(win, w0),
+        draw: mix(draw, d0),
+        loss: mix(loss, l0),
     }
 }
 
