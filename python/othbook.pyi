@@ -119,6 +119,7 @@ class MoveInfo:
     depth: Optional[int]
     best: bool
     leaves_book: bool
+    opening: Optional[str]
 
 class BestMove:
     """A move with a value in the book, best first for the side to move."""

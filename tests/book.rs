@@ -354,7 +354,7 @@ fn query_errors_and_unknown_positions() {
     assert!(tsv.starts_with("move\tgames\t"), "{tsv}");
     // The start lists its four equivalent first moves once, and says so.
     let start = stdout(othbook().args(["explore", "--book"]).arg(&book));
-    assert!(start.contains("f5 stands for d3, c4, e6 too"), "{start}");
+    assert!(start.contains("f5 stands for d3, c4 and e6 too"), "{start}");
     let after = stdout(othbook().args(["explore", "f5", "--book"]).arg(&book));
     assert!(!after.contains("stands for"), "{after}");
     othbook()
@@ -375,7 +375,10 @@ fn explore_eval_rows(book: &Path, moves: &str, depth: &str) -> Vec<(String, Opti
     );
     let mut lines = tsv.lines();
     assert!(
-        lines.next().unwrap().ends_with("\taverage_diff\teval"),
+        lines
+            .next()
+            .unwrap()
+            .ends_with("\taverage_diff\teval\topening"),
         "{tsv}"
     );
     lines
@@ -537,7 +540,7 @@ fn explore_depth_keeps_symmetric_moves_in_one_row_and_scores_unknown_positions()
             .arg(&book),
     );
     assert_eq!(tsv.trim_end().lines().count(), 1, "{tsv}");
-    assert!(tsv.ends_with("\teval\n"), "{tsv}");
+    assert!(tsv.ends_with("\teval\topening\n"), "{tsv}");
     othbook()
         .args(["explore", "f5", "--threads", "2", "--book"])
         .arg(&book)
@@ -615,7 +618,7 @@ fn regression_explore_depth_showed_a_draw_as_minus_zero() {
     let tsv = run("tsv");
     assert!(
         tsv.lines()
-            .any(|l| l.starts_with("f1\t") && l.ends_with("\t0")),
+            .any(|l| l.starts_with("f1\t") && l.split('\t').nth(8) == Some("0")),
         "{tsv}"
     );
     let json = run("json");

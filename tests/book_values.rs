@@ -80,7 +80,7 @@ fn explore_shows_every_valued_move_and_marks_the_best() {
         let mut rows = tsv.lines();
         assert!(
             rows.next().unwrap().ends_with(
-                "\taverage_diff\tvalue\tvalue_depth\tvalue_kind\terror\twin\tdraw\tloss\tbest"
+                "\taverage_diff\tvalue\tvalue_depth\tvalue_kind\terror\twin\tdraw\tloss\tbest\topening"
             ),
             "{tsv}"
         );
@@ -88,7 +88,7 @@ fn explore_shows_every_valued_move_and_marks_the_best() {
         let mut best_rows = Vec::new();
         for row in rows {
             let f: Vec<&str> = row.split('\t').collect();
-            assert_eq!(f.len(), 16, "{row}");
+            assert_eq!(f.len(), 17, "{row}");
             if !f[8].is_empty() {
                 // A midgame value has an error, and chances that sum to 1 (two decimals each).
                 let error: f64 = f[11].parse().expect("error cell");
@@ -226,7 +226,9 @@ fn books_without_values_look_as_before() {
         let tsv = explore(&v1, line, "tsv");
         assert_eq!(
             tsv.lines().next(),
-            Some("move\tgames\tshare\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff")
+            Some(
+                "move\tgames\tshare\tblack_wins\tdraws\twhite_wins\tunknown\taverage_diff\topening"
+            )
         );
         let json = explore(&v1, line, "json");
         for gone in ["value", "best", "evaluation", "leaves_book"] {
@@ -241,7 +243,13 @@ fn books_without_values_look_as_before() {
                 .any(|l| l.starts_with(|c: char| c.is_ascii_lowercase()) && l.ends_with('*')),
             "{table}"
         );
-        assert!(table.contains("\nmove    games   share  black%  draw%  white%    avg\n"));
+        // The opening column follows the games' columns when a move reaches a named opening.
+        let header = "\nmove    games   share  black%  draw%  white%    avg";
+        assert!(
+            table.contains(&format!("{header}\n"))
+                || table.contains(&format!("{header}  opening\n")),
+            "{table}"
+        );
     }
     let top = stdout_of(&[
         "top",

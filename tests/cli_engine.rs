@@ -399,7 +399,8 @@ fn regression_a_wipe_out_was_shown_as_a_fraction_of_a_disc() {
         "tsv",
     ]);
     let f4 = tsv.lines().find(|l| l.starts_with("f4\t")).expect("f4 row");
-    assert!(f4.ends_with("\t64"), "{tsv}");
+    // The eval column, before the opening (last).
+    assert_eq!(f4.rsplit('\t').nth(1), Some("64"), "{tsv}");
 }
 
 /// `bench --ffo-range` solves the positions asked for, with their totals, and checks the

@@ -138,6 +138,8 @@ pub struct MoveInfo {
     pub best: bool,
     /// The move leaves the book (the searched leaf).
     pub leaves_book: bool,
+    /// The named opening the move reaches (None when that position has no name).
+    pub opening: Option<String>,
 }
 
 impl From<&MoveRow> for MoveInfo {
@@ -158,6 +160,7 @@ impl From<&MoveRow> for MoveInfo {
             depth: v.value_depth,
             best: r.value.is_some_and(|v| v.best),
             leaves_book: r.value.is_some_and(|v| v.leaves_book),
+            opening: r.opening.clone(),
         }
     }
 }

@@ -43,6 +43,12 @@ def test_moves_are_in_the_callers_orientation(book):
     assert any(r.best for r in rows)
 
 
+def test_moves_name_the_opening_they_reach(book):
+    openings = {m.move: m.opening for m in book.moves("f5d6c3d3")}
+    assert openings["c4"] == "Tiger"
+    assert all(name is None or name for name in openings.values())
+
+
 def test_best_moves_are_best_first_for_the_side_to_move(book):
     best = book.best_moves("f5d6")  # black to move: the highest value first
     assert best and all(b.value is not None for b in best)

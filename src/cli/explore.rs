@@ -24,7 +24,8 @@ use std::path::PathBuf;
     after_help = "Statistics merge transpositions and the 8 symmetries: any move order \
 and any orientation of a position give the same numbers. Moves are shown in your orientation. \
 The opening line names the deepest named opening along your moves (any orientation, any move \
-order; `othbook openings` lists them).\n\n\
+order; `othbook openings` lists them); the opening column names the one each move reaches, \
+where that position has a name.\n\n\
 With --depth every legal move also gets the engine's score (black minus white, like the avg \
 column), and moves the book does not list get rows of their own (0 games, or <N when the book \
 leaves out moves played in fewer than N games): popular moves that search refutes and good \

@@ -60,6 +60,9 @@ pub fn table(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         if r.eval.is_some() {
             header.push_str(&format!(" {:>7}", "eval"));
         }
+        if r.moves.iter().any(|m| m.opening.is_some()) {
+            header.push_str("  opening");
+        }
         writeln!(out, "{}", header.trim_end())?;
     }
     for row in &r.moves {
@@ -192,18 +195,26 @@ fn table_row(r: &ExploreReport, out: &mut impl Write, m: &MoveRow) -> Result<()>
         let cell = m.eval.flatten().map_or_else(|| "-".into(), |v| e.text(v));
         row.push_str(&format!(" {cell:>7}"));
     }
+    if let Some(name) = &m.opening {
+        row.push_str(&format!("  {name}"));
+    }
     writeln!(out, "{}", row.trim_end())?;
     Ok(())
 }
 
 fn table_footnotes(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     for m in r.moves.iter().filter(|m| !m.equivalent.is_empty()) {
-        let same: Vec<String> = m.equivalent.iter().map(ToString::to_string).collect();
+        let mut same: Vec<String> = m.equivalent.iter().map(ToString::to_string).collect();
+        let last = same.pop().unwrap_or_default();
+        let same = if same.is_empty() {
+            last
+        } else {
+            format!("{} and {last}", same.join(", "))
+        };
         writeln!(
             out,
-            "{} stands for {} too: the position is symmetric",
-            m.mv,
-            same.join(", ")
+            "{} stands for {same} too: the position is symmetric",
+            m.mv
         )?;
     }
     if r.moves.iter().any(|m| m.results.is_none()) {
@@ -257,7 +268,7 @@ fn table_footnotes(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
 pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
-        "{TSV_HEADER}{}{}",
+        "{TSV_HEADER}{}{}\topening",
         if r.value.is_some() {
             TSV_VALUE_HEADER
         } else {
@@ -270,7 +281,12 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
             .value
             .as_ref()
             .map(|v| format!("{}\t", tsv_value_cells(&v.value)));
-        tsv_row(r, out, "all", Some(&r.results), value, None)?;
+        let cells = RowCells {
+            value,
+            eval: None,
+            opening: None,
+        };
+        tsv_row(r, out, "all", Some(&r.results), cells)?;
     }
     for m in &r.moves {
         let value = m
@@ -280,7 +296,12 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
             (Some(e), Some(v)) => Some(e.number(v)),
             _ => None,
         };
-        tsv_row(r, out, &m.mv.to_string(), m.results.as_ref(), value, eval)?;
+        let cells = RowCells {
+            value,
+            eval,
+            opening: m.opening.as_deref(),
+        };
+        tsv_row(r, out, &m.mv.to_string(), m.results.as_ref(), cells)?;
     }
     // `--games K`: a second table after a blank line, the columns of `games find`'s TSV
     // (its header even when no game is listed, so that a script finds the table).
@@ -291,14 +312,21 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// One TSV row: `value` holds the value cells (with their tabs), `eval` the score.
+/// A TSV row's cells after the games: the value cells (with their tabs), the engine's score
+/// and the opening the move reaches.
+struct RowCells<'a> {
+    value: Option<String>,
+    eval: Option<String>,
+    opening: Option<&'a str>,
+}
+
+/// One TSV row.
 fn tsv_row(
     r: &ExploreReport,
     out: &mut impl Write,
     name: &str,
     s: Option<&Results>,
-    value: Option<String>,
-    eval: Option<String>,
+    cells: RowCells<'_>,
 ) -> std::io::Result<()> {
     match s {
         Some(s) => write!(
@@ -315,12 +343,13 @@ fn tsv_row(
         // A move the book leaves out below its minimum: its games are not known.
         None => write!(out, "{name}\t\t\t\t\t\t\t")?,
     }
-    if let Some(v) = value {
+    if let Some(v) = cells.value {
         write!(out, "{v}")?;
     }
     if r.eval_asked {
         // An empty cell where there is no score: the column stays numeric.
-        write!(out, "\t{}", eval.unwrap_or_default())?;
+        write!(out, "\t{}", cells.eval.unwrap_or_default())?;
     }
-    writeln!(out)
+    // Names hold no tab or newline (the openings list is ours), so the cell needs no quoting.
+    writeln!(out, "\t{}", cells.opening.unwrap_or_default())
 }

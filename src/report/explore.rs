@@ -12,6 +12,7 @@ use crate::book::{Book, BookError, EvalInfo, MoveStats, MoveValue, Score};
 use crate::engine::{
     score_text, Engine, EngineError, EngineOptions, Iteration, Limits, ScoreKind, SCALE,
 };
+use crate::openings::Openings;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
 
@@ -185,6 +186,9 @@ pub struct MoveRow {
     /// Moves the position's symmetry makes the same (this row stands for them too).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "moves_list")]
     pub equivalent: Vec<Move>,
+    /// The named opening the move reaches (`null` when the position it leads to has no name).
+    #[serde(default)]
+    pub opening: Option<String>,
     /// The book's value of the move (books with values only).
     #[serde(flatten)]
     pub value: Option<MoveValueFields>,
@@ -419,6 +423,7 @@ impl ExploreReport {
                     .into_iter()
                     .filter(|m| m != mv)
                     .collect(),
+                opening: opening_after(pos, *mv),
                 value: values.as_ref().map(|v| MoveValueFields {
                     value: ValueFields::of(
                         v.of_move(pos, *mv).map(|m| m.score),
@@ -467,6 +472,12 @@ impl ExploreReport {
             listed_games: q.games.and_then(|g| g.listed),
         })
     }
+}
+
+/// The name of the opening position `mv` leads to from `pos`, if it has one.
+fn opening_after(pos: &Position, mv: Move) -> Option<String> {
+    let after = pos.play(mv).ok()?;
+    OpeningRef::at(Openings::standard(), &after.board).map(|o| o.name)
 }
 
 /// Empties of the position `mv` leads to from `pos`.
@@ -528,6 +539,7 @@ mod tests {
                     average_diff: Some(0.0),
                 }),
                 equivalent: vec![mv("d3"), mv("c4"), mv("e6")],
+                opening: Some("Perpendicular Opening".into()),
                 value: Some(MoveValueFields {
                     value,
                     best: true,
@@ -540,6 +552,7 @@ mod tests {
                 share: None,
                 results: None,
                 equivalent: Vec::new(),
+                opening: None,
                 value: Some(MoveValueFields {
                     value: ValueFields::default(),
                     best: false,

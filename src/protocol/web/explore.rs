@@ -1,6 +1,6 @@
 //! The explore answer: `explore --format json`'s report of a position (the library's
 //! [`ExploreReport`]), plus what a page needs to draw it: the board's discs, the legal moves,
-//! the line, and the opening each move reaches.
+//! and the line.
 
 use super::params::Target;
 use crate::board::{format_moves, Move, Position};
@@ -11,7 +11,6 @@ use crate::openings::Openings;
 use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::{ExploreReport, MoveScores, OpeningRef};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 /// What `/api/v1/explore` answers.
@@ -28,9 +27,6 @@ pub struct ExploreAnswer {
     pub game_over: bool,
     pub black_discs: u32,
     pub white_discs: u32,
-    /// The named opening each listed move reaches (moves reaching no named position are
-    /// left out).
-    pub move_openings: BTreeMap<String, String>,
     #[serde(flatten)]
     pub report: ExploreReport,
 }
@@ -75,15 +71,6 @@ pub fn answer(
             }),
         },
     )?;
-    let move_openings = report
-        .moves
-        .iter()
-        .filter_map(|m| {
-            let after = pos.play(m.mv).ok()?;
-            let named = OpeningRef::at(openings, &after.board)?;
-            Some((m.mv.to_string(), named.name))
-        })
-        .collect();
     Ok(ExploreAnswer {
         start: t.start.to_obf(),
         line: format_moves(&t.line),
@@ -92,7 +79,6 @@ pub fn answer(
         game_over: pos.board.is_game_over(),
         black_discs: pos.black().count(),
         white_discs: pos.white().count(),
-        move_openings,
         report,
     })
 }

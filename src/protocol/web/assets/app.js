@@ -277,7 +277,7 @@ function drawMoves(a) {
     const value = cell(tr, valueText(m), "num value");
     if (m.win != null) value.title = `${chancesText(m)}, draw ${chance(m.draw)}, loses ${chance(m.loss)}`;
     cell(tr, m.eval === undefined ? "" : fmt(m.eval), "num eval");
-    cell(tr, (a.move_openings || {})[m.move] || "", "opening");
+    cell(tr, m.opening || "", "opening");
     tr.addEventListener("mouseenter", () => showGhost(m.move));
     tr.addEventListener("mouseleave", drawBoard);
     tr.addEventListener("click", () => (m.move === "pass" ? play("pa") : playSquare(m.move)));
@@ -288,6 +288,16 @@ function drawMoves(a) {
     cell(tr, a.game_over ? "The game is over." : "No move in the book.").colSpan = 8;
     tbody.appendChild(tr);
   }
+  // A symmetric position lists one move of each equivalent set, as the command line does.
+  $("move-notes").textContent = a.moves
+    .filter((m) => m.equivalent && m.equivalent.length)
+    .map((m) => `${m.move} stands for ${listWords(m.equivalent)} too: the position is symmetric.`)
+    .join(" ");
+}
+
+// "d3", "d3 and c4", "d3, c4 and e6".
+function listWords(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 async function loadGames(id) {
