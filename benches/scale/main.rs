@@ -28,7 +28,7 @@ enum KindArg {
 /// Memory left to the rest of the machine: the build is stopped if less remains.
 const FLOOR: u64 = 1 << 30;
 
-/// Positions queried, beside the first game of the collection at ply 20.
+/// Positions queried, beside one from the collection's first game.
 const QUERY_LINES: [&str; 5] = ["", "f5", "f5d6", "f5d6c3d3c4", "f5f6e6f4e3"];
 
 #[derive(clap::Parser, Debug)]
@@ -114,6 +114,10 @@ fn main() -> Result<()> {
         KindArg::Openings => Some(load_openings(&args, root)?),
     };
     let kind = openings.as_ref().map_or(Kind::Random, Kind::Openings);
+    // Checked before making the collection too: a skipped build needs no games.
+    if !args.generate_only && memory_for_build(&args)?.is_none() {
+        return Ok(());
+    }
     let (dir, files) = collection(&out, kind, args.seed, args.games)?;
     if args.generate_only {
         return Ok(());
@@ -136,9 +140,14 @@ fn main() -> Result<()> {
         .iter()
         .map(|l| parse_moves(l).expect("a query line"))
         .collect();
+    // The first game's real line (a position other games reach too), or 20 random plies.
     let mut first = Vec::new();
-    synth::game(kind, args.seed, 0, &mut first);
-    first.truncate(20);
+    let played = synth::game(kind, args.seed, 0, &mut first);
+    first.truncate(if played.followed > 0 {
+        played.followed
+    } else {
+        20
+    });
     lines.push(first);
     println!();
     query::measure(&book, &lines, args.repeat)?;
@@ -234,24 +243,36 @@ fn cached(dir: &Path, manifest: &Path, head: &str) -> Option<Vec<PathBuf>> {
         .collect()
 }
 
-/// Builds `book` from `files` as a measured child; `false` when skipped for memory.
-fn build(args: &Args, othbook: &Path, files: &[PathBuf], book: &Path) -> Result<bool> {
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1u32 << 30)
+}
+
+/// The build's expected peak memory, if the machine has it to spare now; else says why not.
+fn memory_for_build(args: &Args) -> Result<Option<u64>> {
     let plies = u64::from(args.plies).min(60);
     let expected = args
         .expect_peak_mib
         .map_or(args.games * plies * args.bytes_per_ply, |m| m << 20);
     let available = child::mem_available()?;
-    let gb = |b: u64| b as f64 / f64::from(1u32 << 30);
     if expected + FLOOR > available {
         println!(
             "skipped: not enough memory (the build is expected to need {:.1} GiB, MemAvailable \
              is {:.1} GiB and {:.0} GiB stays free; see --bytes-per-ply, --expect-peak-mib)",
-            gb(expected),
-            gb(available),
-            gb(FLOOR)
+            gib(expected),
+            gib(available),
+            gib(FLOOR)
         );
-        return Ok(false);
+        return Ok(None);
     }
+    Ok(Some(expected))
+}
+
+/// Builds `book` from `files` as a measured child; `false` when it was stopped for memory.
+fn build(args: &Args, othbook: &Path, files: &[PathBuf], book: &Path) -> Result<bool> {
+    let Some(expected) = memory_for_build(args)? else {
+        return Ok(false);
+    };
+    let available = child::mem_available()?;
     let mut cmd = Command::new(othbook);
     cmd.arg("build")
         .args(files)
@@ -271,16 +292,16 @@ fn build(args: &Args, othbook: &Path, files: &[PathBuf], book: &Path) -> Result<
         args.plies,
         args.min_games,
         args.build_args.iter().map(|a| format!("{a} ")).collect::<String>(),
-        gb(expected),
-        gb(available)
+        gib(expected),
+        gib(available)
     );
     let cost = child::run(cmd, FLOOR)?;
     if cost.stopped_low_memory {
         println!(
             "stopped: MemAvailable fell below {:.0} GiB after {:.1} s (peak RSS {:.2} GiB)",
-            gb(FLOOR),
+            gib(FLOOR),
             cost.wall.as_secs_f64(),
-            gb(cost.peak_rss)
+            gib(cost.peak_rss)
         );
         return Ok(false);
     }
@@ -298,7 +319,7 @@ fn build(args: &Args, othbook: &Path, files: &[PathBuf], book: &Path) -> Result<
         "| {} | {:.0} | {:.2} GiB | {wall:.1} s | {cpu:.1} s ({:.1} + {:.1}) | {:.1} MB | {} / {} |",
         args.games,
         args.games as f64 / wall,
-        gb(cost.peak_rss),
+        gib(cost.peak_rss),
         cost.user.as_secs_f64(),
         cost.system.as_secs_f64(),
         size as f64 / 1e6,
