@@ -103,8 +103,10 @@ impl Openings {
                 files.push(p.clone());
             }
         }
+        let mut report = String::new();
         if !files.is_empty() {
             let read = ingest(&files, &IngestOptions::default()).context("reading the openings")?;
+            report = format!(" (game files: {})", read.summary);
             let standard = read
                 .games
                 .into_iter()
@@ -113,7 +115,10 @@ impl Openings {
         }
         let openings = Openings::from_lines(lines);
         if openings.lines.len() < 2 {
-            bail!("the openings need at least 2 games from the standard start");
+            bail!(
+                "the openings need at least 2 games from the standard start, {} found{report}",
+                openings.lines.len()
+            );
         }
         Ok(openings)
     }
