@@ -25,6 +25,10 @@ enum KindArg {
     Openings,
 }
 
+/// The generator's version, kept in a cached collection's manifest: change it whenever
+/// synth.rs would give other games for the same seed, so that older collections are made again.
+const GENERATOR: u32 = 1;
+
 /// Memory left to the rest of the machine: the build is stopped if less remains.
 const FLOOR: u64 = 1 << 30;
 
@@ -42,7 +46,7 @@ bench --bench scale -- --games 10000000 --generate-only --out /data/scale"
 )]
 struct Args {
     /// Games in the collection.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// Random games, or games that follow real openings and then diverge.
     #[arg(long, value_enum, default_value = "random")]
@@ -94,7 +98,7 @@ struct Args {
 fn main() -> Result<()> {
     // `cargo test --benches` runs this without arguments: a benchmark has no test to run.
     if std::env::args_os().len() == 1 {
-        println!("scale: a benchmark; run `cargo bench --bench scale -- --help`");
+        println!("scale: a benchmark; run `cargo test --release --bench scale -- --help`");
         return Ok(());
     }
     let args = Args::parse();
@@ -192,8 +196,9 @@ fn collection(
     let dir = out.join(name);
     let manifest = dir.join("collection.txt");
     let head = format!(
-        "{what}, seed {seed}, {games} games, {} per file\n",
-        synth::GAMES_PER_FILE
+        "{what}, seed {seed}, {games} games, {} per file, generator {}\n",
+        synth::GAMES_PER_FILE,
+        GENERATOR
     );
     if let Some(files) = cached(&dir, &manifest, &head) {
         println!(
