@@ -231,8 +231,29 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
         Some(json!({"url": format!("http://{}/", server.addr)})),
     );
     s.wait_for_line("");
+    // The start's one row stands for the four first moves, and the page says so.
+    let notes = s.script("return document.getElementById('move-notes').textContent;");
+    assert_eq!(
+        notes,
+        "f5 stands for d3, c4 and e6 too: the position is symmetric."
+    );
     s.click("#sq-f5");
     s.wait_for_line("f5");
+    // Each row names the opening its move reaches, as the API's rows do.
+    let cells = s.script(
+        "return [...document.querySelectorAll('#moves tbody tr')].map(tr => \
+         tr.querySelector('td.opening').textContent);",
+    );
+    let api: Vec<String> = server.json("/api/v1/explore?moves=f5")["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["opening"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(cells, json!(api));
+    assert!(api.iter().any(|name| !name.is_empty()), "{api:?}");
+    let notes = s.script("return document.getElementById('move-notes').textContent;");
+    assert_eq!(notes, "", "f5 is not symmetric");
     s.click("#sq-d6");
     s.wait_for_line("f5d6");
     let rows = s.script(
