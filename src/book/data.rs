@@ -258,16 +258,10 @@ impl BookData {
         // merged book without one (its games are unknown).
         let tables: Option<Vec<&GameTable>> = books.iter().map(|b| b.games.as_ref()).collect();
         acc.games = tables.map(|t| GameTable::concat(&t));
-        let (positions, moves) = merge_positions(&acc.positions, &acc.moves, &[], &[], min_games)?;
-        acc.nodes = merge_tries(&acc.nodes, &[], min_games)?;
-        acc.positions = positions;
-        acc.moves = moves;
-        acc.info.options.min_games = min_games;
-        if acc.info.evaluation.is_some() {
-            // Moves of one book may now lead into positions of another: leaves and values
-            // are checked and negamaxed again.
-            acc.relink();
-        }
+        // Moves of one book may now lead into positions of another: an evaluated book's
+        // leaves and values are checked and negamaxed again, before and after the pruning
+        // (which keeps the values of the moves it drops).
+        acc.prune_keeping_values(min_games)?;
         Ok(acc)
     }
 }
@@ -313,7 +307,7 @@ fn add(a: &Stats, b: &Stats) -> Result<Stats, BookError> {
 
 /// Merges two position tables (each sorted by `(hash, key)`), keeping positions and moves
 /// with at least `min_games` games.
-fn merge_positions(
+pub(crate) fn merge_positions(
     pa: &[PosEntry],
     ma: &[MoveEntry],
     pb: &[PosEntry],
@@ -404,7 +398,7 @@ fn merge_positions(
 
 /// Merges two tries (breadth first, children sorted by code), keeping nodes with at least
 /// `min_games` games; the root is always kept.
-fn merge_tries(
+pub(crate) fn merge_tries(
     a: &[NodeEntry],
     b: &[NodeEntry],
     min_games: u32,

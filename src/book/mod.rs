@@ -26,6 +26,7 @@
 
 mod build;
 mod checksum;
+mod cut;
 mod data;
 mod default;
 mod eval;
@@ -47,6 +48,7 @@ pub use build::{
     build, name_matches, stream_part, BuildReport, NameField, StreamBuilder, MAX_PLIES,
 };
 pub use checksum::checksum;
+pub use cut::{CutError, CutReport};
 pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
 };

@@ -1,6 +1,7 @@
 //! `othbook book`: the book's values: `evaluate` (search leaves, in shards if asked),
 //! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines), `enhance` (search more
 //! where the choice is close);
+//! smaller books: `subtree` (the positions below a line) and `prune` (more games a position);
 //! and other programs' books: `import` and `export` (Edax binary and text, Egaroucid).
 
 mod add_games;
@@ -13,6 +14,8 @@ mod fix;
 mod import;
 mod leaf_options;
 mod output;
+mod prune;
+mod subtree;
 
 use anyhow::Result;
 use std::io::Write;
@@ -47,6 +50,12 @@ enum Command {
     /// Give a book written before format version 3 the table of its games (values kept).
     /// Example: othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb
     AddGames(add_games::Args),
+    /// Write the positions below a line, with their games and values, as a book of their own.
+    /// Example: othbook book subtree books/wthor.book f5d6c3d3c4 -o tiger.book
+    Subtree(subtree::Args),
+    /// Drop the positions played in fewer games, values kept, as a build with a higher --min-games.
+    /// Example: othbook book prune books/wthor.book --min-games 100 -o small.book
+    Prune(prune::Args),
     /// Write an evaluated book in another program's format (Edax book.dat or text, Egaroucid .egbk3).
     /// Example: othbook book export my.book --to edax -o book.dat
     Export(export::Args),
@@ -62,5 +71,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Command::Import(a) => import::run(a, out),
         Command::Export(a) => export::run(a, out),
         Command::AddGames(a) => add_games::run(a, out),
+        Command::Subtree(a) => subtree::run(a, out),
+        Command::Prune(a) => prune::run(a, out),
     }
 }
