@@ -800,33 +800,3 @@ fn regression_top_refused_a_starting_line_and_ranked_lines_of_few_games_first() 
         .assert()
         .code(2);
 }
-
-/// A book built from a stream in parts (each built unpruned, merged, pruned at the end) is
-/// byte for byte the book of all the games at once, whatever the part size and block sizes.
-#[test]
-fn streamed_build_in_parts_equals_the_build_of_all_games() {
-    let games = othbook::transcript::ingest(
-        &[need(WTHOR_2021).into(), need(WTHOR_2020).into()],
-        &Default::default(),
-    )
-    .unwrap()
-    .games;
-    let options = BuildOptions {
-        plies: 24,
-        min_games: 2,
-        ..BuildOptions::default()
-    };
-    let (whole, report) = build(&games, &options, 7, &|_| {}).unwrap();
-    for (part, block) in [(50, 37), (200, 1000), (games.len(), 64)] {
-        let mut b = othbook::book::StreamBuilder::new(&options, 7, part, &|_| {}).unwrap();
-        for chunk in games.chunks(block) {
-            b.push(chunk.to_vec()).unwrap();
-        }
-        let (streamed, r) = b.finish().unwrap();
-        assert_eq!(r, report, "part {part}");
-        assert!(
-            encode(&streamed).unwrap() == encode(&whole).unwrap(),
-            "part {part}, blocks of {block}: the books differ"
-        );
-    }
-}

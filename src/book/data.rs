@@ -217,26 +217,8 @@ impl BookData {
     /// Merges books built with the same plies and filters, then prunes with `min_games`.
     /// The inputs must not be pruned (`min_games` 1): pruned counts cannot be added up.
     pub fn merge(books: &[BookData], min_games: u32) -> Result<BookData, BookError> {
-        let Some(first) = books.first() else {
-            return Err(BookError::Merge("no books to merge".into()));
-        };
-        for (i, b) in books.iter().enumerate() {
-            if b.info.options.min_games > 1 {
-                return Err(BookError::Merge(format!(
-                    "book {} was built with --min-games {}: pruned counts cannot be merged \
-                     exactly; build the inputs with --min-games 1 and prune in merge",
-                    i + 1,
-                    b.info.options.min_games
-                )));
-            }
-            let differences = b.info.options.differences(&first.info.options);
-            if !differences.is_empty() {
-                return Err(BookError::OptionsDiffer {
-                    book: i + 1,
-                    differences,
-                });
-            }
-        }
+        let options: Vec<&BuildOptions> = books.iter().map(|b| &b.info.options).collect();
+        check_mergeable(&options)?;
         let overflow = || BookError::Merge("game counts overflow".into());
         let mut acc = books[0].clone();
         for b in &books[1..] {
@@ -264,6 +246,32 @@ impl BookData {
         acc.prune_keeping_values(min_games)?;
         Ok(acc)
     }
+}
+
+/// Checks that books built with `options` can be added up: none pruned (pruned counts
+/// cannot be added exactly) and all with the first one's plies and filters.
+pub(crate) fn check_mergeable(options: &[&BuildOptions]) -> Result<(), BookError> {
+    let Some(first) = options.first() else {
+        return Err(BookError::Merge("no books to merge".into()));
+    };
+    for (i, o) in options.iter().enumerate() {
+        if o.min_games > 1 {
+            return Err(BookError::Merge(format!(
+                "book {} was built with --min-games {}: pruned counts cannot be merged \
+                 exactly; build the inputs with --min-games 1 and prune in merge",
+                i + 1,
+                o.min_games
+            )));
+        }
+        let differences = o.differences(first);
+        if !differences.is_empty() {
+            return Err(BookError::OptionsDiffer {
+                book: i + 1,
+                differences,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The evaluation of a position found in two books: the deeper leaf (the first on a tie);

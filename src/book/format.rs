@@ -2,17 +2,12 @@
 //! little-endian tables, per-block checksums; and the writer, which replaces files atomically.
 
 use crate::book::checksum::checksum;
-use crate::book::data::{
-    levels_of, BookData, BuildOptions, MoveEntry, NodeEntry, PosEntry, Source,
-};
+use crate::book::data::{BuildOptions, MoveEntry, NodeEntry, PosEntry, Source};
 use crate::book::eval::{EvalInfo, EVAL_SIZE, FULL_WIDTH};
-use crate::book::games::{GameTable, GameTableSize, GAME_RECORD_SIZE};
+use crate::book::games::{GameTableSize, GAME_RECORD_SIZE};
 use crate::book::key::Key;
 use crate::book::stats::Stats;
-use crate::book::BookError;
-use std::io::Write;
 use std::ops::Range;
-use std::path::Path;
 
 /// First 8 bytes of every book.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
@@ -335,13 +330,6 @@ pub const fn bucket_of(hash: u64, bits: u8) -> usize {
     }
 }
 
-fn put_stats(out: &mut Vec<u8>, s: &Stats) {
-    for v in [s.wins, s.draws, s.losses, s.unknown] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    out.extend_from_slice(&s.disc_sum.to_le_bytes());
-}
-
 /// Reads the 24-byte statistics at the start of `b`.
 #[must_use]
 pub fn get_stats(b: &[u8]) -> Stats {
@@ -408,89 +396,6 @@ pub fn get_node(b: &[u8]) -> NodeEntry {
     }
 }
 
-/// The complete file for `data`.
-pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
-    let bucket_bits = bucket_bits_for(data.positions.len());
-    let header = Header {
-        created: data.info.created,
-        options: data.info.options.clone(),
-        games: data.info.games,
-        sources: data.info.sources.clone(),
-        positions: data.positions.len() as u64,
-        moves: data.moves.len() as u64,
-        nodes: data.nodes.len() as u64,
-        levels: levels_of(&data.nodes),
-        bucket_bits,
-        evaluation: data.info.evaluation.clone(),
-        game_table: data.games.as_ref().map(GameTable::size),
-    };
-    let header_bytes = header
-        .encode()
-        .map_err(|e| BookError::Options(format!("header cannot be encoded: {e}")))?;
-    let layout = Layout::new(header_bytes.len() as u64, &header)
-        .ok_or_else(|| BookError::Options("book too large".into()))?;
-    let mut out = Vec::with_capacity(layout.file_len);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&header.version().to_le_bytes());
-    out.extend_from_slice(&BLOCK_LOG2.to_le_bytes());
-    out.extend_from_slice(&(layout.file_len as u64).to_le_bytes());
-    out.extend_from_slice(&(header_bytes.len() as u64).to_le_bytes());
-    out.extend_from_slice(&0u64.to_le_bytes());
-    out.extend_from_slice(&header_bytes);
-    out.resize(layout.data_start, 0);
-
-    let mut bucket = 0usize;
-    for (i, p) in data.positions.iter().enumerate() {
-        let b = bucket_of(p.hash, bucket_bits);
-        while bucket <= b {
-            out.extend_from_slice(&(i as u32).to_le_bytes());
-            bucket += 1;
-        }
-    }
-    while bucket <= 1 << bucket_bits {
-        out.extend_from_slice(&(data.positions.len() as u32).to_le_bytes());
-        bucket += 1;
-    }
-    debug_assert_eq!(out.len(), layout.positions.start);
-    for p in &data.positions {
-        out.extend_from_slice(&p.key.player.to_le_bytes());
-        out.extend_from_slice(&p.key.opponent.to_le_bytes());
-        put_stats(&mut out, &p.stats);
-        out.extend_from_slice(&p.first_move.to_le_bytes());
-        out.extend_from_slice(&u32::from(p.move_count).to_le_bytes());
-    }
-    for m in &data.moves {
-        out.extend_from_slice(&[m.code, 0, 0, 0]);
-        put_stats(&mut out, &m.stats);
-    }
-    for n in &data.nodes {
-        out.extend_from_slice(&n.parent.to_le_bytes());
-        out.extend_from_slice(&[n.code, 0, 0, 0]);
-        put_stats(&mut out, &n.stats);
-        out.extend_from_slice(&n.first_child.to_le_bytes());
-        out.extend_from_slice(&n.child_count.to_le_bytes());
-    }
-    debug_assert_eq!(out.len(), layout.nodes.end);
-    if header.evaluation.is_some() {
-        for p in &data.positions {
-            out.extend_from_slice(&p.eval.encode());
-        }
-    }
-    debug_assert_eq!(out.len(), layout.evals.end);
-    if let Some(games) = &data.games {
-        games.encode(&mut out);
-    }
-    debug_assert_eq!(out.len(), layout.data_end);
-    for b in 0..layout.blocks() {
-        let sum = checksum(&out[layout.block(b)]);
-        out.extend_from_slice(&sum.to_le_bytes());
-    }
-    debug_assert_eq!(out.len(), layout.file_len);
-    let meta = meta_checksum(&out, &layout);
-    out[META_SUM_AT..META_SUM_AT + 8].copy_from_slice(&meta.to_le_bytes());
-    Ok(out)
-}
-
 /// Checksum of everything outside the data blocks: preamble (without the checksum itself),
 /// header, padding and the block checksum table.
 #[must_use]
@@ -502,17 +407,9 @@ pub fn meta_checksum(file: &[u8], layout: &Layout) -> u64 {
     checksum(&meta)
 }
 
-/// Writes `data` to `path`: to a temporary file in the same folder, synced, then renamed,
-/// so a killed build never leaves a half-written book.
-pub fn write_book(path: &Path, data: &BookData) -> Result<u64, BookError> {
-    let bytes = encode(data)?;
-    let io = |e: std::io::Error| BookError::Io {
-        path: path.display().to_string(),
-        source: e,
-    };
-    crate::atomic_file::replace(path, |f| f.write_all(&bytes)).map_err(io)?;
-    Ok(bytes.len() as u64)
-}
+mod writer;
+pub use writer::{encode, write_book};
+pub(crate) use writer::{move_bytes, node_bytes, pos_bytes, write_file, write_index, write_plain};
 
 #[cfg(test)]
 mod tests;

@@ -30,6 +30,7 @@ mod cut;
 mod data;
 mod default;
 mod eval;
+pub mod external;
 mod format;
 pub mod games;
 mod graph_lines;
@@ -44,9 +45,7 @@ mod stats;
 pub mod trust;
 mod values;
 
-pub use build::{
-    build, name_matches, stream_part, BuildReport, NameField, StreamBuilder, MAX_PLIES,
-};
+pub use build::{build, name_matches, BuildReport, NameField, MAX_PLIES};
 pub use checksum::checksum;
 pub use cut::{CutError, CutReport};
 pub use data::{
@@ -113,6 +112,20 @@ pub enum BookError {
     /// Games given as a book's own that do not make the book.
     #[error("these games are not the book's: {0}")]
     GamesDiffer(games::GamesDifference),
+    /// A temporary file of a bounded-memory build or merge cannot be written or read (a
+    /// full disk, most often).
+    #[error("{what} in {folder}: {source}")]
+    Spill {
+        /// The temporary folder.
+        folder: String,
+        /// What was being done (`writing a run of games (...run-3.book)`).
+        what: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The run was asked to stop (a signal); nothing was written.
+    #[error("stopped before the book was written")]
+    Stopped,
     /// Books built with different options: their counts cannot be added up.
     #[error(
         "cannot merge: book {book} was built with other options than book 1: {}",

@@ -282,6 +282,16 @@ impl Book {
         Ok(&b[range])
     }
 
+    /// The decoded header.
+    pub(crate) fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Where the tables are.
+    pub(crate) fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
     pub(super) fn corrupt(&self, what: &str) -> BookError {
         BookError::Invalid {
             path: self.name.clone(),

@@ -140,6 +140,19 @@ impl Stats {
         })
     }
 
+    /// `self - other`, `None` if `other` holds more of anything (the statistics of a part
+    /// of these games never do).
+    #[must_use]
+    pub fn checked_sub(&self, other: &Stats) -> Option<Stats> {
+        Some(Stats {
+            wins: self.wins.checked_sub(other.wins)?,
+            draws: self.draws.checked_sub(other.draws)?,
+            losses: self.losses.checked_sub(other.losses)?,
+            unknown: self.unknown.checked_sub(other.unknown)?,
+            disc_sum: self.disc_sum.checked_sub(other.disc_sum)?,
+        })
+    }
+
     /// Adds `other` where the sum is known to fit: statistics of fewer than 2^32 games, as
     /// a build or a game table counts them (overflow is a bug: it panics in debug builds).
     #[must_use]

@@ -1,12 +1,12 @@
 //! `othbook build`: reads game files of any supported format and writes an opening book.
 
 use super::common::{bad, threads_arg};
+use super::interrupt::{self, Interrupted};
 use super::output_path::{claim, Output, BOOK};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
-use othbook::book::{
-    stream_part, write_book, BuildOptions, GameFilter, PlayerColor, StreamBuilder, MAX_PLIES,
-};
+use othbook::book::external::{Control, ExternalBuild, Step};
+use othbook::book::{BookError, BuildOptions, GameFilter, PlayerColor, MAX_PLIES};
 use othbook::transcript::people::NameCounts;
 use othbook::transcript::{ingest_each, IngestOptions};
 use std::io::Write;
@@ -28,9 +28,12 @@ pub enum Side {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The output is byte-identical for the same inputs and options, whatever \
-the thread count or input order. Its date is $SOURCE_DATE_EPOCH if set, else the newest input's \
+the thread count, input order or --memory. Its date is $SOURCE_DATE_EPOCH if set, else the newest input's \
 modification time. While it runs, the book is locked (a lock file .NAME.lock beside it): a \
-second othbook writing the same book stops at once with exit code 75.\n\nExamples:\n  othbook build ../shared/data/wthor/*.wtb -o wthor.book \
+second othbook writing the same book stops at once with exit code 75.\n\nBeyond --memory, \
+games are built in parts written to a temporary folder beside the book (.NAME.build-tmp-PID/, \
+as large as a book of those games built with --min-games 1), merged at the end; the folder is \
+removed however the build ends, or by the next build of that book after a kill.\n\nExamples:\n  othbook build ../shared/data/wthor/*.wtb -o wthor.book \
 --plies 30 --min-games 4\n  othbook build games.pgn -o mine.book --player \"Tamenori\" --years 1990-2000"
 )]
 pub struct Args {
@@ -79,6 +82,78 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Memory for the games and tables being built (`512M`, `2G`; K, M, G are powers of
+    /// 1024), about: beyond it, parts go to a temporary folder beside the book.
+    #[arg(long, default_value = "1G", value_parser = parse_memory)]
+    memory: u64,
+}
+
+/// A memory size: bytes, or a number with K, M or G (powers of 1024), at least 64K.
+pub(super) fn parse_memory(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t
+        .char_indices()
+        .find(|(_, c)| !c.is_ascii_digit() && *c != '.')
+    {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches(['B', 'I'])
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("{text:?}: use a size such as 512M or 2G")),
+    };
+    let n: f64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?}: use a size such as 512M or 2G"))?;
+    let bytes = n * (1u64 << shift) as f64;
+    if !(65536.0..=1.8e19).contains(&bytes) {
+        return Err(format!("{text:?}: use at least 64K"));
+    }
+    Ok(bytes as u64)
+}
+
+/// Progress of the stages after reading (runs written, the merge): a line under the input
+/// bar, hidden when standard error is not a terminal.
+pub(super) fn stage_line(multi: &indicatif::MultiProgress) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let line = multi.add(indicatif::ProgressBar::new_spinner());
+    line.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    line
+}
+
+/// The message of a stage.
+pub(super) fn stage_text(step: Step) -> String {
+    match step {
+        Step::Spilled { runs, games } => format!(
+            "{games} games built in {runs} part{} written to the temporary folder",
+            if runs == 1 { "" } else { "s" }
+        ),
+        Step::Merge { done, total } => {
+            format!("merging: {done} of {total} positions of the parts")
+        }
+    }
+}
+
+/// A book error, with a stop asked by a signal as [`Interrupted`] (exit code 130).
+pub(super) fn stopped(e: BookError) -> anyhow::Error {
+    match e {
+        BookError::Stopped => Interrupted("interrupted: no book written".into()).into(),
+        e => e.into(),
+    }
 }
 
 pub(super) fn parse_years(text: &str) -> Result<(u16, u16)> {
@@ -157,8 +232,17 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let date = created(&args.inputs)?;
     let start = Instant::now();
     let (bar, progress) = input_progress(&args.inputs);
-    let no_progress = |_| {};
-    let mut builder = StreamBuilder::new(&options, date, stream_part(options.plies), &no_progress)?;
+    let multi = indicatif::MultiProgress::new();
+    let bar = multi.add(bar);
+    let stage = stage_line(&multi);
+    let stop = interrupt::install();
+    let on_step = |step: Step| stage.set_message(stage_text(step));
+    let control = Control {
+        stop,
+        progress: &on_step,
+    };
+    let output_path = output.path().to_path_buf();
+    let mut builder = ExternalBuild::new(&options, date, args.memory, &output_path, control)?;
     // Names are counted only to explain filters that match nothing.
     let filtered = options.filter != GameFilter::default();
     let mut names = NameCounts::default();
@@ -172,7 +256,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             if filtered {
                 games.iter().for_each(|g| names.add(g));
             }
-            builder.push(games).map_err(anyhow::Error::from)
+            builder.push(games).map_err(stopped)
         })
     });
     bar.finish_and_clear();
@@ -181,7 +265,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     // A book that silently lacks a whole input is worse than no book.
     super::common::unreadable_inputs(&summary, "no book written")?;
     let read_secs = start.elapsed().as_secs_f64();
-    let (data, report) = pool.install(|| builder.finish())?;
+    let report = builder.report().clone();
     if report.games_used == 0 && !args.allow_empty {
         let why = if summary.accepted == 0 {
             why_no_games(&summary)
@@ -204,7 +288,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             "no book written: {why} (--allow-empty writes an empty book)"
         ));
     }
-    let bytes = write_book(output.path(), &data)?;
+    let (written, report) = pool
+        .install(|| builder.finish(&output_path))
+        .map_err(stopped)?;
+    stage.finish_and_clear();
+    let bytes = written.bytes;
     writeln!(
         out,
         "{}: {} game{} used ({} filtered out, {} not from the start), {} positions, {} moves, \
@@ -214,9 +302,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         if report.games_used == 1 { "" } else { "s" },
         report.filtered_out,
         report.other_start,
-        data.positions.len(),
-        data.moves.len(),
-        data.nodes.len(),
+        written.positions,
+        written.moves,
+        written.nodes,
         human_size(bytes),
         start.elapsed().as_secs_f64()
     )?;

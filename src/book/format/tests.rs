@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::book::tests::random_game;
-use crate::book::{build, Book, BuildOptions, GameFilter};
+use crate::book::{build, Book, BookData, BuildOptions, GameFilter};
 
 /// A small book of random games with `evaluation` in its header and its game table or not.
 fn data(evaluation: Option<EvalInfo>, games: bool) -> BookData {

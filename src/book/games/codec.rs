@@ -56,17 +56,7 @@ impl GameTable {
     /// Appends the four parts to `out`, in file order.
     pub fn encode(&self, out: &mut Vec<u8>) {
         for g in &self.games {
-            for n in [g.black, g.white, g.event, g.source] {
-                out.extend_from_slice(&n.to_le_bytes());
-            }
-            let location = match g.location {
-                Location::Line(n) => n.min(u64::from(LINE_BIT - 1)) as u32 | LINE_BIT,
-                Location::Record(n) => n.min(u64::from(LINE_BIT - 1)) as u32,
-            };
-            out.extend_from_slice(&location.to_le_bytes());
-            out.extend_from_slice(&g.year.unwrap_or(0).to_le_bytes());
-            out.push(g.result.unwrap_or(NO_RESULT) as u8);
-            out.push((g.moves_len << 1) | u8::from(g.complete));
+            out.extend_from_slice(&record_bytes(g));
         }
         for g in &self.games {
             pack(self.moves_of(g), out);
@@ -121,42 +111,10 @@ impl GameTable {
                 .get(packed_at..end)
                 .ok_or_else(|| bad(GameProblem::MovesOutside))?;
             let start = codes.len() as u32;
-            unpack(packed, len, &mut codes).map_err(|c| bad(GameProblem::MoveCode(c)))?;
+            let mut game = decode_record(r, names.len(), packed, &mut codes).map_err(bad)?;
+            game.moves_start = start;
             packed_at = end;
-            let name = |at: usize| -> Result<u32, GameTableError> {
-                let n = le32(r, at);
-                if n == NO_NAME || (n as usize) < names.len() {
-                    Ok(n)
-                } else {
-                    Err(bad(GameProblem::NameIndex))
-                }
-            };
-            let location = le32(r, 16);
-            let year = u16::from_le_bytes([r[20], r[21]]);
-            let result = r[22] as i8;
-            if result != NO_RESULT && !(-64..=64).contains(&result) {
-                return Err(bad(GameProblem::Result));
-            }
-            let source = name(12)?;
-            if source == NO_NAME {
-                return Err(bad(GameProblem::NoSource));
-            }
-            games.push(StoredGame {
-                moves_start: start,
-                moves_len: len,
-                black: name(0)?,
-                white: name(4)?,
-                event: name(8)?,
-                source,
-                location: if location & LINE_BIT != 0 {
-                    Location::Line(u64::from(location & !LINE_BIT))
-                } else {
-                    Location::Record(u64::from(location))
-                },
-                year: (year != 0).then_some(year),
-                result: (result != NO_RESULT).then_some(result),
-                complete: r[23] & COMPLETE != 0,
-            });
+            games.push(game);
         }
         if packed_at != moves.len() {
             return Err(GameTableError::Layout(
@@ -171,13 +129,86 @@ impl GameTable {
     }
 }
 
+/// A game record's bytes (its names as indices of the table's name list).
+pub(crate) fn record_bytes(g: &StoredGame) -> [u8; GAME_RECORD_SIZE] {
+    let mut b = [0u8; GAME_RECORD_SIZE];
+    for (i, n) in [g.black, g.white, g.event, g.source]
+        .into_iter()
+        .enumerate()
+    {
+        b[4 * i..4 * i + 4].copy_from_slice(&n.to_le_bytes());
+    }
+    let location = match g.location {
+        Location::Line(n) => n.min(u64::from(LINE_BIT - 1)) as u32 | LINE_BIT,
+        Location::Record(n) => n.min(u64::from(LINE_BIT - 1)) as u32,
+    };
+    b[16..20].copy_from_slice(&location.to_le_bytes());
+    b[20..22].copy_from_slice(&g.year.unwrap_or(0).to_le_bytes());
+    b[22] = g.result.unwrap_or(NO_RESULT) as u8;
+    b[23] = (g.moves_len << 1) | u8::from(g.complete);
+    b
+}
+
+/// Decodes game record `r` of a table of `names` names whose packed moves are `packed`
+/// (as long as the record says), every field checked; the moves' codes are appended to
+/// `codes` (`moves_start` is left 0 for the caller).
+pub(crate) fn decode_record(
+    r: &[u8],
+    names: usize,
+    packed: &[u8],
+    codes: &mut Vec<u8>,
+) -> Result<StoredGame, GameProblem> {
+    let len = r[23] >> 1;
+    if usize::from(len) > MAX_GAME_PLIES {
+        return Err(GameProblem::TooLong);
+    }
+    if packed.len() != packed_len(len) {
+        return Err(GameProblem::MovesOutside);
+    }
+    unpack(packed, len, codes).map_err(GameProblem::MoveCode)?;
+    let name = |at: usize| -> Result<u32, GameProblem> {
+        let n = le32(r, at);
+        if n == NO_NAME || (n as usize) < names {
+            Ok(n)
+        } else {
+            Err(GameProblem::NameIndex)
+        }
+    };
+    let location = le32(r, 16);
+    let year = u16::from_le_bytes([r[20], r[21]]);
+    let result = r[22] as i8;
+    if result != NO_RESULT && !(-64..=64).contains(&result) {
+        return Err(GameProblem::Result);
+    }
+    let source = name(12)?;
+    if source == NO_NAME {
+        return Err(GameProblem::NoSource);
+    }
+    Ok(StoredGame {
+        moves_start: 0,
+        moves_len: len,
+        black: name(0)?,
+        white: name(4)?,
+        event: name(8)?,
+        source,
+        location: if location & LINE_BIT != 0 {
+            Location::Line(u64::from(location & !LINE_BIT))
+        } else {
+            Location::Record(u64::from(location))
+        },
+        year: (year != 0).then_some(year),
+        result: (result != NO_RESULT).then_some(result),
+        complete: r[23] & COMPLETE != 0,
+    })
+}
+
 /// Bytes of `plies` packed moves.
-fn packed_len(plies: u8) -> usize {
+pub(crate) fn packed_len(plies: u8) -> usize {
     (usize::from(plies) * 6).div_ceil(8)
 }
 
 /// Appends `codes` (squares, 64 for a pass) at 6 bits each, lowest bits first.
-fn pack(codes: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn pack(codes: &[u8], out: &mut Vec<u8>) {
     let (mut acc, mut bits) = (0u32, 0);
     for &c in codes {
         let c = if c == PASS_CODE { PACKED_PASS } else { c };
@@ -215,7 +246,7 @@ fn unpack(bytes: &[u8], plies: u8, out: &mut Vec<u8>) -> Result<(), u8> {
     Ok(())
 }
 
-fn decode_names(offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, GameTableError> {
+pub(crate) fn decode_names(offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, GameTableError> {
     let ends: Vec<usize> = offsets
         .chunks_exact(4)
         .map(|o| le32(o, 0) as usize)

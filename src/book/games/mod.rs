@@ -11,6 +11,7 @@ mod filter;
 mod query;
 
 pub use attach::GamesDifference;
+pub(crate) use codec::{decode_names, decode_record, pack, packed_len, record_bytes};
 pub use codec::{GameTableSize, GAME_RECORD_SIZE};
 pub use filter::{FilterError, GameSelection, NameKind};
 pub use query::{GameMatch, PositionGames};
@@ -207,17 +208,7 @@ impl GameTable {
                 (game, &g.moves[..usize::from(game.moves_len)])
             })
             .collect();
-        // Most recent first; the rest of the key only makes the order total, so the bytes
-        // do not depend on the order the games came in.
-        stored.sort_unstable_by(|(a, ma), (b, mb)| {
-            b.year
-                .cmp(&a.year)
-                .then(a.source.cmp(&b.source))
-                .then(b.location.cmp(&a.location))
-                .then(ma.cmp(mb))
-                .then((a.black, a.white, a.event).cmp(&(b.black, b.white, b.event)))
-                .then((a.result, a.complete).cmp(&(b.result, b.complete)))
-        });
+        stored.sort_unstable_by(|(a, ma), (b, mb)| table_order(a, ma, b, mb));
         let mut moves = Vec::with_capacity(stored.iter().map(|(_, m)| m.len()).sum());
         let games = stored
             .into_iter()
@@ -363,6 +354,24 @@ impl GameTable {
         });
         GameTable::from_loose(kept.map(|g| self.loose(g)))
     }
+}
+
+/// The order of the table: most recent first; the rest of the key only makes the order
+/// total, so the bytes do not depend on the order the games came in. Names compare by their
+/// indices in one sorted name list (a missing name last), moves by their codes.
+pub(crate) fn table_order(
+    a: &StoredGame,
+    ma: &[u8],
+    b: &StoredGame,
+    mb: &[u8],
+) -> std::cmp::Ordering {
+    b.year
+        .cmp(&a.year)
+        .then(a.source.cmp(&b.source))
+        .then(b.location.cmp(&a.location))
+        .then(ma.cmp(mb))
+        .then((a.black, a.white, a.event).cmp(&(b.black, b.white, b.event)))
+        .then((a.result, a.complete).cmp(&(b.result, b.complete)))
 }
 
 /// A result as `.gam` files write it (`+12`, `-04`, `+00`): the writers keep it faithfully.

@@ -1,0 +1,184 @@
+//! A build in bounded memory: games are held until the budget is reached, then built
+//! unpruned in memory and written as a run to the temporary folder; at the end the runs are
+//! merged into the output, pruned. Input that fits the budget is built in memory at once.
+
+use super::input::Input;
+use super::{merge_levels, Control, Step, TempFolder};
+use crate::book::build::{build, check_options, BuildReport};
+use crate::book::data::BuildOptions;
+use crate::book::format::write_plain;
+use crate::book::BookError;
+use crate::transcript::GameRecord;
+use std::path::{Path, PathBuf};
+
+/// Bytes a build holds per ply of a game it builds in memory: the ply's record, its share
+/// of the positions, moves and lines made from it, and of the run's bytes before they are
+/// written (measured on random games; the exact figure depends on how many are unique).
+const PER_PLY: usize = 300;
+
+/// What a build or merge wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Positions in the book.
+    pub positions: u64,
+    /// Moves.
+    pub moves: u64,
+    /// Trie nodes.
+    pub nodes: u64,
+    /// Games counted.
+    pub games: u64,
+    /// The file's size.
+    pub bytes: u64,
+    /// Runs written to the temporary folder (0: built in memory).
+    pub runs: usize,
+}
+
+impl Written {
+    /// The counts of `data`, written in `bytes` bytes.
+    #[must_use]
+    pub fn of(data: &crate::book::BookData, bytes: u64) -> Written {
+        Written {
+            positions: data.positions.len() as u64,
+            moves: data.moves.len() as u64,
+            nodes: data.nodes.len() as u64,
+            games: data.info.games,
+            bytes,
+            runs: 0,
+        }
+    }
+}
+
+/// A build that holds about `memory` bytes of games and tables at a time (see the module).
+pub struct ExternalBuild<'a> {
+    options: BuildOptions,
+    created: u64,
+    memory: u64,
+    pending: Vec<GameRecord>,
+    held: u64,
+    runs: Vec<PathBuf>,
+    run_games: u64,
+    report: BuildReport,
+    folder: TempFolder,
+    control: Control<'a>,
+}
+
+/// About the bytes a build holds for `g` (its record, and building it `plies` deep).
+fn footprint(g: &GameRecord, plies: usize) -> u64 {
+    let names = [&g.black, &g.white, &g.event, &g.place, &g.date]
+        .iter()
+        .map(|n| n.as_ref().map_or(0, String::len))
+        .sum::<usize>();
+    let record = std::mem::size_of::<GameRecord>()
+        + g.moves.capacity() * std::mem::size_of::<crate::board::Move>()
+        + names;
+    (record + (g.moves.len().min(plies) + 1) * PER_PLY) as u64
+}
+
+impl<'a> ExternalBuild<'a> {
+    /// A build of `options` (checked here) dated `created` (as [`build`]) into `output`
+    /// within about `memory` bytes. Temporary folders that killed builds of `output` left
+    /// behind are removed now.
+    pub fn new(
+        options: &BuildOptions,
+        created: u64,
+        memory: u64,
+        output: &Path,
+        control: Control<'a>,
+    ) -> Result<Self, BookError> {
+        check_options(options)?;
+        Ok(ExternalBuild {
+            options: options.clone(),
+            created,
+            memory,
+            pending: Vec::new(),
+            held: 0,
+            runs: Vec::new(),
+            run_games: 0,
+            report: BuildReport::default(),
+            folder: TempFolder::beside(output),
+            control,
+        })
+    }
+
+    /// Adds games; writes a run when the budget is reached.
+    pub fn push(&mut self, games: Vec<GameRecord>) -> Result<(), BookError> {
+        self.control.check()?;
+        let plies = usize::from(self.options.plies);
+        for g in games {
+            self.report.games_read += 1;
+            if g.start != crate::board::Position::START {
+                self.report.other_start += 1;
+            } else if !self.options.filter.accepts(&g) {
+                self.report.filtered_out += 1;
+            } else {
+                self.report.games_used += 1;
+            }
+            self.held += footprint(&g, plies);
+            self.pending.push(g);
+            if self.held >= self.memory {
+                self.spill()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What happened to the games pushed so far.
+    #[must_use]
+    pub fn report(&self) -> &BuildReport {
+        &self.report
+    }
+
+    /// Builds the games held, unpruned, and writes them as a run.
+    fn spill(&mut self) -> Result<(), BookError> {
+        let games = std::mem::take(&mut self.pending);
+        self.held = 0;
+        let exact = BuildOptions {
+            min_games: 1,
+            ..self.options.clone()
+        };
+        let (data, report) = build(&games, &exact, self.created, &|_| {})?;
+        drop(games);
+        let path = self
+            .folder
+            .path()?
+            .join(format!("run-{}.book", self.runs.len()));
+        write_plain(&path, &data).map_err(|e| super::spill_error(&path, "a run of games", e))?;
+        self.runs.push(path);
+        self.run_games += report.games_read;
+        (self.control.progress)(Step::Spilled {
+            runs: self.runs.len(),
+            games: self.run_games,
+        });
+        self.control.check()
+    }
+
+    /// Writes the book to `output`: built at once if every game was held, else merged
+    /// from the runs. The temporary folder is removed whatever happens.
+    pub fn finish(mut self, output: &Path) -> Result<(Written, BuildReport), BookError> {
+        if self.runs.is_empty() {
+            let (data, _) = build(&self.pending, &self.options, self.created, &|_| {})?;
+            self.pending = Vec::new();
+            let bytes = crate::book::write_book(output, &data)?;
+            let written = Written::of(&data, bytes);
+            return Ok((written, std::mem::take(&mut self.report)));
+        }
+        if !self.pending.is_empty() {
+            self.spill()?;
+        }
+        let runs = std::mem::take(&mut self.runs);
+        let mut inputs = Vec::with_capacity(runs.len());
+        for r in &runs {
+            inputs.push((Input::open(r, false)?, true));
+        }
+        let mut written = merge_levels(
+            inputs,
+            self.options.min_games,
+            self.memory,
+            output,
+            &mut self.folder,
+            &self.control,
+        )?;
+        written.runs = runs.len();
+        Ok((written, std::mem::take(&mut self.report)))
+    }
+}

@@ -1,0 +1,114 @@
+//! The bounded-memory build and merge give the bytes of the build in memory, whatever the
+//! budget (so however many runs and merge passes), the options and the games.
+
+use super::{merge_files, Control, ExternalBuild, TempFolder};
+use crate::book::tests::random_game;
+use crate::book::{build, encode, BuildOptions, GameFilter, PlayerColor};
+use crate::transcript::GameRecord;
+use proptest::prelude::*;
+use std::sync::atomic::AtomicBool;
+
+static GO: AtomicBool = AtomicBool::new(false);
+
+fn control() -> Control<'static> {
+    Control {
+        stop: &GO,
+        progress: &|_| {},
+    }
+}
+
+fn games(seeds: &[u64], plies: usize) -> Vec<GameRecord> {
+    seeds
+        .iter()
+        .map(|&s| {
+            let mut g = random_game(s, plies, ["a.gam", "b.gam", "c.wtb"][(s % 3) as usize]);
+            g.black = Some(["Ann", "Bob", "Éve"][(s % 3) as usize].into());
+            g.white = (s % 5 != 0).then(|| "Zed".to_string());
+            g
+        })
+        .collect()
+}
+
+/// The bytes of `games` built with `options` within `memory`, pushed `chunk` at a time.
+fn external(games: &[GameRecord], options: &BuildOptions, memory: u64, chunk: usize) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.book");
+    let mut b = ExternalBuild::new(options, 7, memory, &out, control()).unwrap();
+    for c in games.chunks(chunk.max(1)) {
+        b.push(c.to_vec()).unwrap();
+    }
+    b.finish(&out).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "temporary files left: {left:?}");
+    bytes
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn bounded_builds_are_the_build_in_memory(
+        seeds in proptest::collection::vec(0u64..400, 0..60),
+        plies in 1u8..30,
+        min in 1u32..4,
+        memory in 1u64..40,
+        chunk in 1usize..20,
+        filter in 0u8..4,
+    ) {
+        let g = games(&seeds, 40);
+        let filter = match filter {
+            0 => GameFilter::default(),
+            1 => GameFilter { player: Some("eve".into()), ..GameFilter::default() },
+            2 => GameFilter {
+                player: Some("zed".into()),
+                player_color: PlayerColor::White,
+                ..GameFilter::default()
+            },
+            _ => GameFilter { years: Some((1995, 2005)), complete_only: true, ..GameFilter::default() },
+        };
+        let options = BuildOptions { plies, min_games: min, filter };
+        let whole = encode(&build(&g, &options, 7, &|_| {}).unwrap().0).unwrap();
+        // A budget of a few games: many runs, merged two at a time.
+        let bounded = external(&g, &options, memory * 4000, chunk);
+        prop_assert!(whole == bounded, "the books differ");
+    }
+}
+
+/// Books merged table by table are the books merged in memory, with pruning.
+#[test]
+fn streamed_merges_are_merges_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        plies: 20,
+        min_games: 1,
+        filter: GameFilter::default(),
+    };
+    let parts: Vec<Vec<u64>> = vec![
+        (0..40).collect(),
+        (30..90).collect(),
+        vec![],
+        (5..8).collect(),
+    ];
+    let mut paths = Vec::new();
+    let mut datas = Vec::new();
+    for (i, seeds) in parts.iter().enumerate() {
+        let d = build(&games(seeds, 50), &options, 100 + i as u64, &|_| {})
+            .unwrap()
+            .0;
+        let p = dir.path().join(format!("{i}.book"));
+        crate::book::write_book(&p, &d).unwrap();
+        paths.push(p);
+        datas.push(d);
+    }
+    for (min, memory) in [(1, 1 << 30), (2, 1 << 16), (5, 1 << 20)] {
+        let out = dir.path().join("m.book");
+        let mut folder = TempFolder::beside(&out);
+        merge_files(&paths, min, memory, &out, &mut folder, &control()).unwrap();
+        drop(folder);
+        let merged = crate::book::BookData::merge(&datas, min).unwrap();
+        assert!(
+            std::fs::read(&out).unwrap() == encode(&merged).unwrap(),
+            "--min-games {min}, memory {memory}: the books differ"
+        );
+    }
+}
