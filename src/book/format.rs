@@ -6,8 +6,11 @@ use crate::book::data::{
     levels_of, BookData, BuildOptions, MoveEntry, NodeEntry, PosEntry, Source,
 };
 use crate::book::eval::{EvalInfo, EVAL_SIZE, FULL_WIDTH};
+use crate::book::games::index::{
+    GameIndexSize, IndexPlan, CHECKPOINT_GAMES, DEFAULT_INDEX_MEMORY, POSTING_SIZE,
+};
 use crate::book::games::{GameTable, GameTableSize, GAME_RECORD_SIZE};
-use crate::book::key::Key;
+use crate::book::key::{stable_hash, Key};
 use crate::book::stats::Stats;
 use crate::book::BookError;
 use std::io::Write;
@@ -16,11 +19,12 @@ use std::path::Path;
 
 /// First 8 bytes of every book.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
-/// The newest format version, the newest one read: written for books whose values were
-/// searched with Multi-ProbCut (a selectivity below 100%), the one setting older versions
-/// cannot record. Other books are written as version 3 (game table), 2 (values) or 1,
-/// which older othbook reads too.
-pub const VERSION: u32 = 4;
+/// The newest format version, the newest one read: written for books with an index of their
+/// games. Other books are written as version 4 (values searched with Multi-ProbCut, a
+/// selectivity below 100%), 3 (game table), 2 (values) or 1, which older othbook reads too.
+pub const VERSION: u32 = 5;
+/// The version of books with selective values and no index of their games.
+pub const VERSION_SELECTIVE: u32 = 4;
 /// The version of books with a game table and full-width values (or none).
 pub const VERSION_GAMES: u32 = 3;
 /// The version of books with values and no game table.
@@ -47,7 +51,7 @@ pub const MAX_BUCKET_BITS: u8 = 28;
 /// The bincode-encoded header: its fields one after the other; then the evaluation
 /// settings in version 2, or in version 3 the evaluation settings if any and the game
 /// table's sizes, or in version 4 the evaluation settings with their selectivity and the
-/// game table's sizes if any.
+/// game table's sizes if any, or in version 5 those and the size of the index of the games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Seconds since 1970 (deterministic: see the format document).
@@ -75,6 +79,9 @@ pub struct Header {
     /// Sizes of the game table (version 3, optional in 4; `None` before): the file then has
     /// the table after the evaluation records.
     pub game_table: Option<GameTableSize>,
+    /// Size of the index of the games (version 5, which has a game table; `None` before):
+    /// the file then has the index after the game table.
+    pub game_index: Option<GameIndexSize>,
 }
 
 /// bincode configuration of the header: standard (varint, little endian), at most 16 MiB.
@@ -99,6 +106,7 @@ impl Header {
             bucket_bits: field(bytes, &mut at, "index size")?,
             evaluation: None,
             game_table: None,
+            game_index: None,
         };
         match version {
             1 => {}
@@ -120,6 +128,12 @@ impl Header {
                 }
                 h.evaluation = e;
                 h.game_table = field(bytes, &mut at, "game table sizes")?;
+                if version >= VERSION {
+                    h.game_index = Some(field(bytes, &mut at, "game index size")?);
+                    if h.game_table.is_none() {
+                        return Err("the header has an index of games but no game table".into());
+                    }
+                }
             }
         }
         Ok((h, at))
@@ -128,8 +142,10 @@ impl Header {
     /// The format version of a book with this header.
     #[must_use]
     pub fn version(&self) -> u32 {
-        if self.evaluation.as_ref().is_some_and(|e| !e.is_full_width()) {
+        if self.game_index.is_some() {
             VERSION
+        } else if self.evaluation.as_ref().is_some_and(|e| !e.is_full_width()) {
+            VERSION_SELECTIVE
         } else if self.game_table.is_some() {
             VERSION_GAMES
         } else if self.evaluation.is_some() {
@@ -155,6 +171,10 @@ impl Header {
         let full_width = self.evaluation.as_ref().map(FullWidthInfo::from);
         match (self.version(), &self.game_table, full_width) {
             (VERSION, g, _) => out.extend(bincode::encode_to_vec(
+                (&self.evaluation, g, self.game_index.unwrap_or_default()),
+                bincode_config(),
+            )?),
+            (VERSION_SELECTIVE, g, _) => out.extend(bincode::encode_to_vec(
                 (&self.evaluation, g),
                 bincode_config(),
             )?),
@@ -239,6 +259,15 @@ pub struct Layout {
     pub name_offsets: Range<usize>,
     /// Name bytes.
     pub name_bytes: Range<usize>,
+    /// Index of the games (version 5; empty before): posting offsets, `u64` per position,
+    /// plus one.
+    pub posting_offsets: Range<usize>,
+    /// Posting entries.
+    pub postings: Range<usize>,
+    /// Where the moves of every 64th game start, `u64` each.
+    pub checkpoints: Range<usize>,
+    /// What each name is used as, a byte per name.
+    pub name_uses: Range<usize>,
     /// End of the checksummed data (the end of the last table).
     pub data_end: usize,
     /// Block checksums, one `u64` per block of `data_start..data_end`.
@@ -280,7 +309,20 @@ impl Layout {
         };
         let name_offsets = at(game_moves.end, offsets, 4)?;
         let name_bytes = at(name_offsets.end, g.name_bytes, 1)?;
-        let data_end = name_bytes.end;
+        let (offsets, postings, checkpoints, uses) = match h.game_index {
+            Some(i) => (
+                h.positions.checked_add(1)?,
+                i.postings,
+                g.games.div_ceil(CHECKPOINT_GAMES as u64),
+                g.names,
+            ),
+            None => (0, 0, 0, 0),
+        };
+        let posting_offsets = at(name_bytes.end, offsets, 8)?;
+        let postings = at(posting_offsets.end, postings, POSTING_SIZE)?;
+        let checkpoints = at(postings.end, checkpoints, 8)?;
+        let name_uses = at(checkpoints.end, uses, 1)?;
+        let data_end = name_uses.end;
         let blocks = (data_end - data_start).div_ceil(1 << BLOCK_LOG2);
         let sums = at(data_end, blocks as u64, 8)?;
         Some(Layout {
@@ -294,6 +336,10 @@ impl Layout {
             game_moves,
             name_offsets,
             name_bytes,
+            posting_offsets,
+            postings,
+            checkpoints,
+            name_uses,
             data_end,
             file_len: sums.end,
             sums,
@@ -408,9 +454,36 @@ pub fn get_node(b: &[u8]) -> NodeEntry {
     }
 }
 
-/// The complete file for `data`.
+/// The complete file for `data`, the index of its games (if any) built within the default
+/// memory budget.
 pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
+    encode_with(data, DEFAULT_INDEX_MEMORY)
+}
+
+/// The complete file for `data`; the index of its games is built holding at most about
+/// `index_memory` bytes of it at once.
+pub fn encode_with(data: &BookData, index_memory: usize) -> Result<Vec<u8>, BookError> {
     let bucket_bits = bucket_bits_for(data.positions.len());
+    let buckets = bucket_starts(&data.positions, bucket_bits);
+    let lookup = |key: Key| -> Option<usize> {
+        let b = bucket_of(stable_hash(key), bucket_bits);
+        (buckets[b] as usize..buckets[b + 1] as usize).find(|&i| data.positions[i].key == key)
+    };
+    let max_discs = data
+        .positions
+        .iter()
+        .map(|p| (p.key.player | p.key.opponent).count_ones())
+        .max()
+        .unwrap_or(0);
+    let plan = match &data.games {
+        Some(table) if data.game_index => Some(IndexPlan::count(
+            table,
+            data.positions.len(),
+            max_discs,
+            &lookup,
+        )),
+        _ => None,
+    };
     let header = Header {
         created: data.info.created,
         options: data.info.options.clone(),
@@ -423,6 +496,7 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
         bucket_bits,
         evaluation: data.info.evaluation.clone(),
         game_table: data.games.as_ref().map(GameTable::size),
+        game_index: plan.as_ref().map(IndexPlan::size),
     };
     let header_bytes = header
         .encode()
@@ -439,17 +513,8 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
     out.extend_from_slice(&header_bytes);
     out.resize(layout.data_start, 0);
 
-    let mut bucket = 0usize;
-    for (i, p) in data.positions.iter().enumerate() {
-        let b = bucket_of(p.hash, bucket_bits);
-        while bucket <= b {
-            out.extend_from_slice(&(i as u32).to_le_bytes());
-            bucket += 1;
-        }
-    }
-    while bucket <= 1 << bucket_bits {
-        out.extend_from_slice(&(data.positions.len() as u32).to_le_bytes());
-        bucket += 1;
+    for b in &buckets {
+        out.extend_from_slice(&b.to_le_bytes());
     }
     debug_assert_eq!(out.len(), layout.positions.start);
     for p in &data.positions {
@@ -479,6 +544,10 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
     debug_assert_eq!(out.len(), layout.evals.end);
     if let Some(games) = &data.games {
         games.encode(&mut out);
+        if let Some(plan) = &plan {
+            plan.write(games, &lookup, index_memory, &mut out)
+                .map_err(|e| BookError::Options(format!("game index cannot be written: {e}")))?;
+        }
     }
     debug_assert_eq!(out.len(), layout.data_end);
     for b in 0..layout.blocks() {
@@ -489,6 +558,21 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
     let meta = meta_checksum(&out, &layout);
     out[META_SUM_AT..META_SUM_AT + 8].copy_from_slice(&meta.to_le_bytes());
     Ok(out)
+}
+
+/// The position index: entry `b` is the number of positions whose bucket is below `b`.
+fn bucket_starts(positions: &[PosEntry], bucket_bits: u8) -> Vec<u32> {
+    let mut starts = Vec::with_capacity((1 << bucket_bits) + 1);
+    for (i, p) in positions.iter().enumerate() {
+        let b = bucket_of(p.hash, bucket_bits);
+        while starts.len() <= b {
+            starts.push(i as u32);
+        }
+    }
+    while starts.len() <= 1 << bucket_bits {
+        starts.push(positions.len() as u32);
+    }
+    starts
 }
 
 /// Checksum of everything outside the data blocks: preamble (without the checksum itself),

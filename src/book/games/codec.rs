@@ -108,55 +108,16 @@ impl GameTable {
         let mut codes = Vec::with_capacity(moves.len() * 4 / 3);
         let mut packed_at = 0usize;
         for (i, r) in records.chunks_exact(GAME_RECORD_SIZE).enumerate() {
-            let bad = |problem| GameTableError::Game {
+            let mut game = decode_record(r, i, names.len())?;
+            let end = packed_at + packed_len(game.moves_len);
+            game.moves_start = codes.len() as u32;
+            let packed = moves.get(packed_at..end).ok_or(GameTableError::Game {
                 game: i + 1,
-                problem,
-            };
-            let len = r[23] >> 1;
-            if usize::from(len) > MAX_GAME_PLIES {
-                return Err(bad(GameProblem::TooLong));
-            }
-            let end = packed_at + packed_len(len);
-            let packed = moves
-                .get(packed_at..end)
-                .ok_or_else(|| bad(GameProblem::MovesOutside))?;
-            let start = codes.len() as u32;
-            unpack(packed, len, &mut codes).map_err(|c| bad(GameProblem::MoveCode(c)))?;
+                problem: GameProblem::MovesOutside,
+            })?;
+            unpack_game(packed, game.moves_len, i, &mut codes)?;
             packed_at = end;
-            let name = |at: usize| -> Result<u32, GameTableError> {
-                let n = le32(r, at);
-                if n == NO_NAME || (n as usize) < names.len() {
-                    Ok(n)
-                } else {
-                    Err(bad(GameProblem::NameIndex))
-                }
-            };
-            let location = le32(r, 16);
-            let year = u16::from_le_bytes([r[20], r[21]]);
-            let result = r[22] as i8;
-            if result != NO_RESULT && !(-64..=64).contains(&result) {
-                return Err(bad(GameProblem::Result));
-            }
-            let source = name(12)?;
-            if source == NO_NAME {
-                return Err(bad(GameProblem::NoSource));
-            }
-            games.push(StoredGame {
-                moves_start: start,
-                moves_len: len,
-                black: name(0)?,
-                white: name(4)?,
-                event: name(8)?,
-                source,
-                location: if location & LINE_BIT != 0 {
-                    Location::Line(u64::from(location & !LINE_BIT))
-                } else {
-                    Location::Record(u64::from(location))
-                },
-                year: (year != 0).then_some(year),
-                result: (result != NO_RESULT).then_some(result),
-                complete: r[23] & COMPLETE != 0,
-            });
+            games.push(game);
         }
         if packed_at != moves.len() {
             return Err(GameTableError::Layout(
@@ -171,8 +132,75 @@ impl GameTable {
     }
 }
 
+/// Game record `r` (number `i` from 0) of a table of `names` names, every field checked;
+/// its `moves_start` is left 0.
+pub(crate) fn decode_record(
+    r: &[u8],
+    i: usize,
+    names: usize,
+) -> Result<StoredGame, GameTableError> {
+    let bad = |problem| GameTableError::Game {
+        game: i + 1,
+        problem,
+    };
+    if r.len() < GAME_RECORD_SIZE {
+        return Err(GameTableError::Layout("a game record is cut short"));
+    }
+    let len = r[23] >> 1;
+    if usize::from(len) > MAX_GAME_PLIES {
+        return Err(bad(GameProblem::TooLong));
+    }
+    let name = |at: usize| -> Result<u32, GameTableError> {
+        let n = le32(r, at);
+        if n == NO_NAME || (n as usize) < names {
+            Ok(n)
+        } else {
+            Err(bad(GameProblem::NameIndex))
+        }
+    };
+    let location = le32(r, 16);
+    let year = u16::from_le_bytes([r[20], r[21]]);
+    let result = r[22] as i8;
+    if result != NO_RESULT && !(-64..=64).contains(&result) {
+        return Err(bad(GameProblem::Result));
+    }
+    let source = name(12)?;
+    if source == NO_NAME {
+        return Err(bad(GameProblem::NoSource));
+    }
+    Ok(StoredGame {
+        moves_start: 0,
+        moves_len: len,
+        black: name(0)?,
+        white: name(4)?,
+        event: name(8)?,
+        source,
+        location: if location & LINE_BIT != 0 {
+            Location::Line(u64::from(location & !LINE_BIT))
+        } else {
+            Location::Record(u64::from(location))
+        },
+        year: (year != 0).then_some(year),
+        result: (result != NO_RESULT).then_some(result),
+        complete: r[23] & COMPLETE != 0,
+    })
+}
+
+/// Appends the `plies` move codes of game `i` (from 0) packed in `bytes` to `out`.
+pub(crate) fn unpack_game(
+    bytes: &[u8],
+    plies: u8,
+    i: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), GameTableError> {
+    unpack(bytes, plies, out).map_err(|c| GameTableError::Game {
+        game: i + 1,
+        problem: GameProblem::MoveCode(c),
+    })
+}
+
 /// Bytes of `plies` packed moves.
-fn packed_len(plies: u8) -> usize {
+pub(crate) fn packed_len(plies: u8) -> usize {
     (usize::from(plies) * 6).div_ceil(8)
 }
 
@@ -215,7 +243,7 @@ fn unpack(bytes: &[u8], plies: u8, out: &mut Vec<u8>) -> Result<(), u8> {
     Ok(())
 }
 
-fn decode_names(offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, GameTableError> {
+pub(crate) fn decode_names(offsets: &[u8], bytes: &[u8]) -> Result<Vec<String>, GameTableError> {
     let ends: Vec<usize> = offsets
         .chunks_exact(4)
         .map(|o| le32(o, 0) as usize)
