@@ -107,14 +107,15 @@ fn a_selective_evaluation_is_recorded_shown_and_the_same_at_any_thread_count() {
         bytes(d, "one.book") == bytes(d, "two.book"),
         "1 and 2 threads"
     );
+    // A book built now has the index of its games: version 5 whatever its values.
     let info = ok(d, &["info", "one.book"]);
-    assert!(info.contains("version 4"), "{info}");
+    assert!(info.contains("version 5"), "{info}");
     assert!(
         info.contains("leaf depth 5, selectivity 73%, exact from 0 empties"),
         "{info}"
     );
     let json = ok(d, &["info", "one.book", "--format", "json"]);
-    assert!(json.contains("\"version\":4"), "{json}");
+    assert!(json.contains("\"version\":5"), "{json}");
     assert!(
         json.contains("\"values\":{\"depth\":5,\"exact_from\":0,\"selectivity\":73,"),
         "{json}"
@@ -132,10 +133,10 @@ fn a_selective_evaluation_is_recorded_shown_and_the_same_at_any_thread_count() {
         json.contains("\"evaluation\":{\"depth\":5,\"exact_from\":0,\"selectivity\":73}"),
         "{json}"
     );
-    // Full width is said too, and a full-width book stays in the older version.
+    // Full width is said too.
     evaluate(d, "full.book", &[]);
     let info = ok(d, &["info", "full.book"]);
-    assert!(info.contains("version 3"), "{info}");
+    assert!(info.contains("version 5"), "{info}");
     assert!(
         info.contains("leaf depth 5, full width, exact from"),
         "{info}"

@@ -267,6 +267,7 @@ pub fn build(
             moves,
             nodes,
             games: Some(GameTable::from_records(used.iter().copied())),
+            game_index: true,
         },
         report,
     ))

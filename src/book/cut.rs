@@ -88,6 +88,7 @@ impl BookData {
                 child_count: 0,
             }],
             games: None,
+            game_index: false,
         };
         out.info.options.plies = 0;
         out.info.games = self.positions[start].stats.games();

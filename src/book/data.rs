@@ -205,6 +205,10 @@ pub struct BookData {
     /// The games the statistics count (`None` for a book without a game table: one written
     /// before version 3, or imported from another program).
     pub games: Option<GameTable>,
+    /// Write the index of the games with them (format version 5): set by `build`, `merge`
+    /// and `add-games`, kept from the file by [`Book::to_data`](crate::book::Book::to_data),
+    /// so a book of an older version is written back in its version.
+    pub game_index: bool,
 }
 
 impl BookData {
@@ -240,6 +244,7 @@ impl BookData {
         // merged book without one (its games are unknown).
         let tables: Option<Vec<&GameTable>> = books.iter().map(|b| b.games.as_ref()).collect();
         acc.games = tables.map(|t| GameTable::concat(&t));
+        acc.game_index = acc.games.is_some();
         // Moves of one book may now lead into positions of another: an evaluated book's
         // leaves and values are checked and negamaxed again, before and after the pruning
         // (which keeps the values of the moves it drops).

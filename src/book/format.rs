@@ -4,6 +4,7 @@
 use crate::book::checksum::checksum;
 use crate::book::data::{BuildOptions, MoveEntry, NodeEntry, PosEntry, Source};
 use crate::book::eval::{EvalInfo, EVAL_SIZE, FULL_WIDTH};
+use crate::book::games::index::{GameIndexSize, CHECKPOINT_GAMES, POSTING_SIZE};
 use crate::book::games::{GameTableSize, GAME_RECORD_SIZE};
 use crate::book::key::Key;
 use crate::book::stats::Stats;
@@ -11,11 +12,12 @@ use std::ops::Range;
 
 /// First 8 bytes of every book.
 pub const MAGIC: [u8; 8] = *b"OTHBOOK\x1a";
-/// The newest format version, the newest one read: written for books whose values were
-/// searched with Multi-ProbCut (a selectivity below 100%), the one setting older versions
-/// cannot record. Other books are written as version 3 (game table), 2 (values) or 1,
-/// which older othbook reads too.
-pub const VERSION: u32 = 4;
+/// The newest format version, the newest one read: written for books with an index of their
+/// games. Other books are written as version 4 (values searched with Multi-ProbCut, a
+/// selectivity below 100%), 3 (game table), 2 (values) or 1, which older othbook reads too.
+pub const VERSION: u32 = 5;
+/// The version of books with selective values and no index of their games.
+pub const VERSION_SELECTIVE: u32 = 4;
 /// The version of books with a game table and full-width values (or none).
 pub const VERSION_GAMES: u32 = 3;
 /// The version of books with values and no game table.
@@ -42,7 +44,7 @@ pub const MAX_BUCKET_BITS: u8 = 28;
 /// The bincode-encoded header: its fields one after the other; then the evaluation
 /// settings in version 2, or in version 3 the evaluation settings if any and the game
 /// table's sizes, or in version 4 the evaluation settings with their selectivity and the
-/// game table's sizes if any.
+/// game table's sizes if any, or in version 5 those and the size of the index of the games.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Seconds since 1970 (deterministic: see the format document).
@@ -70,6 +72,9 @@ pub struct Header {
     /// Sizes of the game table (version 3, optional in 4; `None` before): the file then has
     /// the table after the evaluation records.
     pub game_table: Option<GameTableSize>,
+    /// Size of the index of the games (version 5, which has a game table; `None` before):
+    /// the file then has the index after the game table.
+    pub game_index: Option<GameIndexSize>,
 }
 
 /// bincode configuration of the header: standard (varint, little endian), at most 16 MiB.
@@ -94,6 +99,7 @@ impl Header {
             bucket_bits: field(bytes, &mut at, "index size")?,
             evaluation: None,
             game_table: None,
+            game_index: None,
         };
         match version {
             1 => {}
@@ -115,6 +121,12 @@ impl Header {
                 }
                 h.evaluation = e;
                 h.game_table = field(bytes, &mut at, "game table sizes")?;
+                if version >= VERSION {
+                    h.game_index = Some(field(bytes, &mut at, "game index size")?);
+                    if h.game_table.is_none() {
+                        return Err("the header has an index of games but no game table".into());
+                    }
+                }
             }
         }
         Ok((h, at))
@@ -123,8 +135,10 @@ impl Header {
     /// The format version of a book with this header.
     #[must_use]
     pub fn version(&self) -> u32 {
-        if self.evaluation.as_ref().is_some_and(|e| !e.is_full_width()) {
+        if self.game_index.is_some() {
             VERSION
+        } else if self.evaluation.as_ref().is_some_and(|e| !e.is_full_width()) {
+            VERSION_SELECTIVE
         } else if self.game_table.is_some() {
             VERSION_GAMES
         } else if self.evaluation.is_some() {
@@ -150,6 +164,10 @@ impl Header {
         let full_width = self.evaluation.as_ref().map(FullWidthInfo::from);
         match (self.version(), &self.game_table, full_width) {
             (VERSION, g, _) => out.extend(bincode::encode_to_vec(
+                (&self.evaluation, g, self.game_index.unwrap_or_default()),
+                bincode_config(),
+            )?),
+            (VERSION_SELECTIVE, g, _) => out.extend(bincode::encode_to_vec(
                 (&self.evaluation, g),
                 bincode_config(),
             )?),
@@ -234,6 +252,15 @@ pub struct Layout {
     pub name_offsets: Range<usize>,
     /// Name bytes.
     pub name_bytes: Range<usize>,
+    /// Index of the games (version 5; empty before): posting offsets, `u64` per position,
+    /// plus one.
+    pub posting_offsets: Range<usize>,
+    /// Posting entries.
+    pub postings: Range<usize>,
+    /// Where the moves of every 64th game start, `u64` each.
+    pub checkpoints: Range<usize>,
+    /// What each name is used as, a byte per name.
+    pub name_uses: Range<usize>,
     /// End of the checksummed data (the end of the last table).
     pub data_end: usize,
     /// Block checksums, one `u64` per block of `data_start..data_end`.
@@ -275,7 +302,20 @@ impl Layout {
         };
         let name_offsets = at(game_moves.end, offsets, 4)?;
         let name_bytes = at(name_offsets.end, g.name_bytes, 1)?;
-        let data_end = name_bytes.end;
+        let (offsets, postings, checkpoints, uses) = match h.game_index {
+            Some(i) => (
+                h.positions.checked_add(1)?,
+                i.postings,
+                g.games.div_ceil(CHECKPOINT_GAMES as u64),
+                g.names,
+            ),
+            None => (0, 0, 0, 0),
+        };
+        let posting_offsets = at(name_bytes.end, offsets, 8)?;
+        let postings = at(posting_offsets.end, postings, POSTING_SIZE)?;
+        let checkpoints = at(postings.end, checkpoints, 8)?;
+        let name_uses = at(checkpoints.end, uses, 1)?;
+        let data_end = name_uses.end;
         let blocks = (data_end - data_start).div_ceil(1 << BLOCK_LOG2);
         let sums = at(data_end, blocks as u64, 8)?;
         Some(Layout {
@@ -289,6 +329,10 @@ impl Layout {
             game_moves,
             name_offsets,
             name_bytes,
+            posting_offsets,
+            postings,
+            checkpoints,
+            name_uses,
             data_end,
             file_len: sums.end,
             sums,
@@ -408,7 +452,7 @@ pub fn meta_checksum(file: &[u8], layout: &Layout) -> u64 {
 }
 
 mod writer;
-pub use writer::{encode, write_book};
+pub use writer::{encode, encode_with, write_book};
 pub(crate) use writer::{move_bytes, node_bytes, pos_bytes, write_file, write_index, write_plain};
 
 #[cfg(test)]

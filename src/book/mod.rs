@@ -35,6 +35,7 @@ mod format;
 pub mod games;
 mod graph_lines;
 mod grow;
+mod indexed;
 pub mod interop;
 pub mod key;
 mod line_values;
@@ -56,9 +57,10 @@ pub use eval::{
     selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
     SCORE_SCALE,
 };
-pub use format::{encode, write_book, VERSION};
+pub use format::{encode, encode_with, write_book, VERSION};
 pub use games::GameTable;
 pub use grow::NewLink;
+pub use indexed::IndexedGames;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};

@@ -262,7 +262,7 @@ impl Book {
     }
 
     /// The bytes of `range` (a part of the data region), once their blocks are verified.
-    fn region(&self, range: Range<usize>) -> Result<&[u8], BookError> {
+    pub(super) fn region(&self, range: Range<usize>) -> Result<&[u8], BookError> {
         let b = self.storage.bytes();
         if range.start > range.end || range.end > self.layout.data_end {
             return Err(BookError::Invalid {
@@ -313,7 +313,7 @@ impl Book {
 
     /// The format version of the file (1: no values, 2: with values, 3: with a game table,
     /// values or not: see [`Book::has_values`]; 4: values searched with Multi-ProbCut, game
-    /// table or not).
+    /// table or not; 5: with the index of the games).
     #[must_use]
     pub fn version(&self) -> u32 {
         self.header.version()
@@ -344,6 +344,17 @@ impl Book {
             path: self.name.clone(),
             source,
         })
+    }
+
+    /// Whether the book holds an index of its games (format version 5).
+    #[must_use]
+    pub fn has_game_index(&self) -> bool {
+        self.header.game_index.is_some()
+    }
+
+    /// The file's name, as errors give it.
+    pub(super) fn path_name(&self) -> &str {
+        &self.name
     }
 
     /// Whether the book holds searched values.
@@ -409,6 +420,17 @@ impl Book {
     }
 
     pub(super) fn find(&self, c: &Canonical) -> Result<Option<PosEntry>, BookError> {
+        let Some(i) = self.position_index(c)? else {
+            return Ok(None);
+        };
+        let at = self.layout.positions.start + i * POS_SIZE;
+        let mut p = get_pos(self.region(at..at + POS_SIZE)?);
+        p.eval = self.eval_at(i)?;
+        Ok(Some(p))
+    }
+
+    /// Where the position table holds `c`, if it does.
+    pub(super) fn position_index(&self, c: &Canonical) -> Result<Option<usize>, BookError> {
         let h = stable_hash(c.key);
         let bucket = bucket_of(h, self.header.bucket_bits);
         let at = self.layout.index.start + 4 * bucket;
@@ -419,14 +441,10 @@ impl Book {
         }
         let start = self.layout.positions.start;
         let recs = self.region(start + lo * POS_SIZE..start + hi * POS_SIZE)?;
-        for (i, rec) in recs.chunks_exact(POS_SIZE).enumerate() {
-            if le64(rec, 0) == c.key.player && le64(rec, 8) == c.key.opponent {
-                let mut p = get_pos(rec);
-                p.eval = self.eval_at(lo + i)?;
-                return Ok(Some(p));
-            }
-        }
-        Ok(None)
+        Ok(recs
+            .chunks_exact(POS_SIZE)
+            .position(|rec| le64(rec, 0) == c.key.player && le64(rec, 8) == c.key.opponent)
+            .map(|i| lo + i))
     }
 
     /// Statistics of the games that reached `board` (any symmetric image, any move order),
@@ -674,6 +692,7 @@ impl Book {
             moves,
             nodes,
             games: self.games()?,
+            game_index: self.header.game_index.is_some(),
         })
     }
 }

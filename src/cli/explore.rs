@@ -7,10 +7,10 @@ use super::common::{
 };
 use super::explore_view;
 use super::games_listing;
-use super::query_filter::{book_games, book_label, describe, selection, FilterArgs, FILTER_NEEDS};
+use super::query_filter::{book_label, describe, find_games, FilterArgs, GamesQuery, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::Position;
-use othbook::book::games::PositionGames;
+use othbook::book::games::{GameExcerpt, PositionGames};
 use othbook::book::{Book, GameFilter};
 use othbook::engine::EngineOptions;
 use othbook::report::explore::{ExploreGames, ExploreQuery};
@@ -145,14 +145,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
 }
 
-/// The games of the book's table that reach `pos` (those `filter` keeps), with the table;
-/// `None` when neither `--games` nor a filter was given (the table is not read).
+/// The games of the book's table that reach `pos` (those `filter` keeps), with those
+/// `--games` lists read; `None` when neither `--games` nor a filter was given (the table is
+/// not read).
 fn position_games(
     book: &Book,
     args: &Args,
     filter: Option<&GameFilter>,
     pos: &Position,
-) -> Result<Option<(PositionGames, othbook::book::GameTable)>> {
+) -> Result<Option<(PositionGames, GameExcerpt)>> {
     if filter.is_none() && args.games.is_none() {
         return Ok(None);
     }
@@ -162,20 +163,14 @@ fn position_games(
     } else {
         "--games"
     };
-    let table = book_games(book, &label, what)?;
-    let chosen = filter.map(|f| selection(f, &table)).transpose()?;
     let info = book.info();
     // The book counts the games' first `plies` plies, and leaves out rarer moves.
-    let found = table
-        .find(
-            &pos.board,
-            usize::from(info.options.plies),
-            chosen.as_ref(),
-            u64::from(info.options.min_games),
-        )
-        .map_err(|source| othbook::book::BookError::GameTable {
-            path: label,
-            source,
-        })?;
-    Ok(Some((found, table)))
+    let query = GamesQuery {
+        board: &pos.board,
+        max_ply: usize::from(info.options.plies),
+        filter,
+        min_games: u64::from(info.options.min_games),
+        keep: args.games.unwrap_or(0),
+    };
+    find_games(book, &label, what, &query).map(Some)
 }

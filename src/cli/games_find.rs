@@ -5,8 +5,9 @@
 use super::common::{bad, line_from_args, open_book, opening_along, write_opening, OutputFormat};
 use super::games_listing;
 use super::output_path::{claim, Claimed, Output, WTHOR};
-use super::query_filter::{book_games, book_label, selection, FilterArgs};
+use super::query_filter::{book_label, find_games, FilterArgs, GamesQuery};
 use anyhow::{Context, Result};
+use othbook::book::games::GameSource;
 use othbook::report::games_list::FindReport;
 use othbook::transcript::write::{write_file, write_text, WRITABLE};
 use othbook::transcript::Format;
@@ -79,20 +80,20 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let filter = args.filter.filter()?;
     let book = open_book(args.book.as_deref())?;
     let label = book_label(args.book.as_deref());
-    let table = book_games(&book, &label, "`games find`")?;
-    let chosen = filter.as_ref().map(|f| selection(f, &table)).transpose()?;
-    let found = table
-        .find(&pos.board, usize::MAX, chosen.as_ref(), 1)
-        .map_err(|source| othbook::book::BookError::GameTable {
-            path: label.clone(),
-            source,
-        })?;
     let limit = match args.limit {
         Some(0) => usize::MAX,
         Some(n) => n,
         None if args.to.is_some() => usize::MAX,
         None => DEFAULT_LIMIT,
     };
+    let query = GamesQuery {
+        board: &pos.board,
+        max_ply: usize::MAX,
+        filter: filter.as_ref(),
+        min_games: 1,
+        keep: limit,
+    };
+    let (found, table) = find_games(&book, &label, "`games find`", &query)?;
     if let Some(to) = args.to {
         let games: Vec<_> = found
             .matches

@@ -1,11 +1,13 @@
 //! Query-time game filters (`--player`, `--color`, `--years`, `--event`, `--complete-only`)
-//! shared by `explore`, `top` and `games find`, and reading a book's game table for them.
+//! shared by `explore`, `top` and `games find`, and reading a book's game table for them:
+//! through the book's index of its games when it has one, else the whole table.
 
 use super::build::{parse_years, Side};
 use super::common::bad;
 use anyhow::Result;
-use othbook::book::games::GameSelection;
-use othbook::book::{Book, GameFilter, GameTable, PlayerColor};
+use othbook::board::Board;
+use othbook::book::games::{GameExcerpt, GameSelection, PositionGames};
+use othbook::book::{Book, BookError, GameFilter, GameTable, PlayerColor};
 
 /// The filter options of a query.
 #[derive(clap::Args, Debug, Default)]
@@ -98,4 +100,45 @@ pub fn book_games(book: &Book, path: &str, needed_for: &str) -> Result<GameTable
 /// closest names.
 pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection> {
     GameSelection::new(filter, table).map_err(|e| bad(e.to_string()))
+}
+
+/// What [`find_games`] looks for: a position, within `max_ply` plies, the games `filter`
+/// keeps, moves of fewer than `min_games` games left out, and the first `keep` games read.
+pub struct GamesQuery<'a> {
+    pub board: &'a Board,
+    pub max_ply: usize,
+    pub filter: Option<&'a GameFilter>,
+    pub min_games: u64,
+    pub keep: usize,
+}
+
+/// The games of `book` (named `path` in errors) that `q` asks for, with the first `q.keep`
+/// of them read: through the book's index when it has one (only those games are read),
+/// else from its whole table. `needed_for` names what needs the games, for a book without.
+pub fn find_games(
+    book: &Book,
+    path: &str,
+    needed_for: &str,
+    q: &GamesQuery<'_>,
+) -> Result<(PositionGames, GameExcerpt)> {
+    if let Some(games) = book.indexed_games()? {
+        let chosen = match q.filter {
+            Some(f) => Some(games.selection(f)?.map_err(|e| bad(e.to_string()))?),
+            None => None,
+        };
+        let found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+        let listed = found.matches.iter().take(q.keep).map(|m| m.game);
+        let excerpt = games.excerpt(listed)?;
+        return Ok((found, excerpt));
+    }
+    let table = book_games(book, path, needed_for)?;
+    let chosen = q.filter.map(|f| selection(f, &table)).transpose()?;
+    let found = table
+        .find(q.board, q.max_ply, chosen.as_ref(), q.min_games)
+        .map_err(|source| BookError::GameTable {
+            path: path.to_string(),
+            source,
+        })?;
+    let excerpt = GameExcerpt::of(&table, found.matches.iter().take(q.keep).map(|m| m.game));
+    Ok((found, excerpt))
 }

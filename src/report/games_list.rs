@@ -4,8 +4,7 @@
 
 use super::{color_text, obf_text, OpeningRef};
 use crate::board::{format_moves, Color, Position};
-use crate::book::games::GameMatch;
-use crate::book::GameTable;
+use crate::book::games::{GameMatch, GameSource};
 use crate::transcript::Location;
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +35,7 @@ pub struct GameRow {
 }
 
 /// Rows for the first `limit` matches (most recent first).
-pub fn rows(table: &GameTable, matches: &[GameMatch], limit: usize) -> Vec<GameRow> {
+pub fn rows(table: &dyn GameSource, matches: &[GameMatch], limit: usize) -> Vec<GameRow> {
     matches
         .iter()
         .take(limit)
@@ -45,9 +44,9 @@ pub fn rows(table: &GameTable, matches: &[GameMatch], limit: usize) -> Vec<GameR
 }
 
 /// The row of one match (`None` when the table has no such game).
-pub fn row(table: &GameTable, m: &GameMatch) -> Option<GameRow> {
-    let g = table.games().get(m.game)?;
-    let name = |n: u32| table.name(n).map(str::to_string);
+pub fn row(table: &dyn GameSource, m: &GameMatch) -> Option<GameRow> {
+    let g = table.game_at(m.game)?;
+    let name = |n: u32| table.name_of(n).map(str::to_string);
     Some(GameRow {
         year: g.year,
         black: name(g.black),
@@ -56,7 +55,7 @@ pub fn row(table: &GameTable, m: &GameMatch) -> Option<GameRow> {
         next: m.next.map(|mv| mv.to_string()),
         ply: m.ply,
         event: name(g.event),
-        moves: format_moves(&table.moves(g)),
+        moves: format_moves(&table.moves_at(m.game)?),
         source: name(g.source).unwrap_or_default(),
         location: match g.location {
             Location::Line(n) => format!("line {n}"),
@@ -95,7 +94,7 @@ impl FindReport {
     /// The report of `found` (the games of `table` reaching `pos`), listing `limit` games.
     #[must_use]
     pub fn build(
-        table: &GameTable,
+        table: &dyn GameSource,
         found: &crate::book::games::PositionGames,
         pos: &Position,
         limit: usize,

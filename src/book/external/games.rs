@@ -4,7 +4,8 @@
 use super::input::{Input, Region};
 use super::{Control, TempFile};
 use crate::book::games::{
-    decode_names, decode_record, pack, packed_len, record_bytes, table_order, GameTableError,
+    decode_names, decode_record, pack, packed_len, record_bytes, table_order, unpack_game,
+    GameTableError,
     GameTableSize, StoredGame, GAME_RECORD_SIZE, NO_NAME,
 };
 use crate::book::BookError;
@@ -75,7 +76,13 @@ impl Cursor<'_> {
             .next(packed_len(len))?
             .ok_or_else(|| bad(crate::book::games::GameProblem::MovesOutside))?;
         let mut codes = Vec::with_capacity(usize::from(len));
-        let mut game = decode_record(&r, self.map.len(), packed, &mut codes).map_err(bad)?;
+        let table = |source| BookError::GameTable {
+            path: self.input.name.to_string(),
+            source,
+        };
+        let at = self.read as usize - 1;
+        let mut game = decode_record(&r, at, self.map.len()).map_err(table)?;
+        unpack_game(packed, game.moves_len, at, &mut codes).map_err(table)?;
         let map = |n: u32| {
             if n == NO_NAME {
                 n

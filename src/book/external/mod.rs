@@ -187,6 +187,9 @@ fn merge_inputs(
         bucket_bits: bucket_bits_for(positions as usize),
         evaluation: None,
         game_table: games.as_ref().map(|g| g.size),
+        // Written in one pass from the merged runs: the index of the games, which needs the
+        // whole table, is left out (queries scan, as on books before version 5).
+        game_index: None,
     };
     header.options.min_games = min_games;
     header.nodes = *header.levels.last().unwrap_or(&1);

@@ -19,6 +19,7 @@ fn data(evaluation: Option<EvalInfo>, games: bool) -> BookData {
     if !games {
         d.games = None;
     }
+    d.game_index = false;
     d.info.evaluation = evaluation;
     d
 }
@@ -34,20 +35,25 @@ fn info(selectivity: u8) -> EvalInfo {
 #[test]
 fn each_header_is_written_in_the_oldest_version_that_holds_it_and_read_back() {
     let cases = [
-        (None, false, 1),
-        (Some(info(100)), false, 2),
-        (None, true, 3),
-        (Some(info(100)), true, 3),
-        (Some(info(87)), false, 4),
-        (Some(info(73)), true, 4),
+        (None, false, false, 1),
+        (Some(info(100)), false, false, 2),
+        (None, true, false, 3),
+        (Some(info(100)), true, false, 3),
+        (Some(info(87)), false, false, 4),
+        (Some(info(73)), true, false, 4),
+        (None, true, true, 5),
+        (Some(info(100)), true, true, 5),
+        (Some(info(73)), true, true, 5),
     ];
-    for (evaluation, games, version) in cases {
-        let d = data(evaluation.clone(), games);
+    for (evaluation, games, index, version) in cases {
+        let mut d = data(evaluation.clone(), games);
+        d.game_index = index;
         let bytes = encode(&d).unwrap();
         let book = Book::from_bytes(bytes, "t").unwrap();
         assert_eq!(book.version(), version, "{evaluation:?} games {games}");
         assert_eq!(book.info().evaluation, evaluation);
         assert_eq!(book.has_games(), games);
+        assert_eq!(book.has_game_index(), index);
         assert_eq!(book.to_data().unwrap(), d);
     }
 }

@@ -9,7 +9,9 @@ use super::{
 };
 use crate::book::checksum::checksum;
 use crate::book::data::{levels_of, BookData, MoveEntry, NodeEntry, PosEntry};
+use crate::book::games::index::{IndexPlan, DEFAULT_INDEX_MEMORY};
 use crate::book::games::GameTable;
+use crate::book::key::Key;
 use crate::book::stats::Stats;
 use crate::book::BookError;
 use std::io::{self, Seek, SeekFrom, Write};
@@ -191,8 +193,8 @@ pub(crate) fn node_bytes(n: &NodeEntry) -> [u8; NODE_SIZE] {
     b
 }
 
-/// The header of `data`.
-fn header_of(data: &BookData) -> Header {
+/// The header of `data`, with the index `plan` gives.
+fn header_of(data: &BookData, plan: Option<&IndexPlan>) -> Header {
     Header {
         created: data.info.created,
         options: data.info.options.clone(),
@@ -205,12 +207,37 @@ fn header_of(data: &BookData) -> Header {
         bucket_bits: bucket_bits_for(data.positions.len()),
         evaluation: data.info.evaluation.clone(),
         game_table: data.games.as_ref().map(GameTable::size),
+        game_index: plan.map(IndexPlan::size),
     }
 }
 
-/// Writes `data` as a book file to `w`.
-fn write_data<W: Write + Seek>(w: &mut W, data: &BookData) -> Result<u64, BookError> {
-    let header = header_of(data);
+/// Writes `data` as a book file to `w`, with the index of its games (when `data` asks for
+/// one and `index_memory` is given: at most about that many bytes of it held at once).
+fn write_data<W: Write + Seek>(
+    w: &mut W,
+    data: &BookData,
+    index_memory: Option<usize>,
+) -> Result<u64, BookError> {
+    let key_index = data.key_index();
+    let lookup = |key: Key| key_index.get(&key).copied();
+    let plan = match (&data.games, index_memory) {
+        (Some(table), Some(_)) if data.game_index => {
+            let max_discs = data
+                .positions
+                .iter()
+                .map(|p| (p.key.player | p.key.opponent).count_ones())
+                .max()
+                .unwrap_or(0);
+            Some(IndexPlan::count(
+                table,
+                data.positions.len(),
+                max_discs,
+                &lookup,
+            ))
+        }
+        _ => None,
+    };
+    let header = header_of(data, plan.as_ref());
     write_file(w, &header, |out| {
         let hashes = data.positions.iter().map(|p| Ok(p.hash));
         write_index(out, hashes, data.positions.len(), header.bucket_bits)?;
@@ -232,15 +259,25 @@ fn write_data<W: Write + Seek>(w: &mut W, data: &BookData) -> Result<u64, BookEr
             let mut bytes = Vec::new();
             games.encode(&mut bytes);
             out.write_all(&bytes)?;
+            if let (Some(plan), Some(memory)) = (&plan, index_memory) {
+                plan.write(games, &lookup, memory, out)?;
+            }
         }
         Ok(())
     })
 }
 
-/// The complete file for `data`.
+/// The complete file for `data`, the index of its games (if it has one) built within the
+/// default memory budget.
 pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
+    encode_with(data, DEFAULT_INDEX_MEMORY)
+}
+
+/// The complete file for `data`; the index of its games is built holding at most about
+/// `index_memory` bytes of it at once.
+pub fn encode_with(data: &BookData, index_memory: usize) -> Result<Vec<u8>, BookError> {
     let mut out = io::Cursor::new(Vec::new());
-    write_data(&mut out, data)?;
+    write_data(&mut out, data, Some(index_memory))?;
     Ok(out.into_inner())
 }
 
@@ -248,7 +285,8 @@ pub fn encode(data: &BookData) -> Result<Vec<u8>, BookError> {
 /// temporary runs of a build, which nothing reads if it is killed).
 pub(crate) fn write_plain(path: &Path, data: &BookData) -> io::Result<u64> {
     let mut w = io::BufWriter::with_capacity(1 << 16, std::fs::File::create(path)?);
-    let n = write_data(&mut w, data).map_err(|e| match e {
+    // A run is read back only to be merged: its games need no index.
+    let n = write_data(&mut w, data, None).map_err(|e| match e {
         BookError::Io { source, .. } => source,
         e => io::Error::other(e.to_string()),
     })?;
@@ -265,7 +303,7 @@ pub fn write_book(path: &Path, data: &BookData) -> Result<u64, BookError> {
     };
     let mut failure = None;
     let written = crate::atomic_file::replace(path, |f| {
-        write_data(f, data).map_err(|e| {
+        write_data(f, data, Some(DEFAULT_INDEX_MEMORY)).map_err(|e| {
             let text = e.to_string();
             failure = Some(e);
             io::Error::other(text)

@@ -98,6 +98,7 @@ impl BookData {
             return differ(GamesDifference::Lines);
         }
         self.games = rebuilt.games.or_else(|| Some(GameTable::default()));
+        self.game_index = true;
         Ok(())
     }
 }

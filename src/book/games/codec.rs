@@ -98,21 +98,14 @@ impl GameTable {
         let mut codes = Vec::with_capacity(moves.len() * 4 / 3);
         let mut packed_at = 0usize;
         for (i, r) in records.chunks_exact(GAME_RECORD_SIZE).enumerate() {
-            let bad = |problem| GameTableError::Game {
+            let mut game = decode_record(r, i, names.len())?;
+            let end = packed_at + packed_len(game.moves_len);
+            game.moves_start = codes.len() as u32;
+            let packed = moves.get(packed_at..end).ok_or(GameTableError::Game {
                 game: i + 1,
-                problem,
-            };
-            let len = r[23] >> 1;
-            if usize::from(len) > MAX_GAME_PLIES {
-                return Err(bad(GameProblem::TooLong));
-            }
-            let end = packed_at + packed_len(len);
-            let packed = moves
-                .get(packed_at..end)
-                .ok_or_else(|| bad(GameProblem::MovesOutside))?;
-            let start = codes.len() as u32;
-            let mut game = decode_record(r, names.len(), packed, &mut codes).map_err(bad)?;
-            game.moves_start = start;
+                problem: GameProblem::MovesOutside,
+            })?;
+            unpack_game(packed, game.moves_len, i, &mut codes)?;
             packed_at = end;
             games.push(game);
         }
@@ -149,40 +142,41 @@ pub(crate) fn record_bytes(g: &StoredGame) -> [u8; GAME_RECORD_SIZE] {
     b
 }
 
-/// Decodes game record `r` of a table of `names` names whose packed moves are `packed`
-/// (as long as the record says), every field checked; the moves' codes are appended to
-/// `codes` (`moves_start` is left 0 for the caller).
+/// Game record `r` (number `i` from 0) of a table of `names` names, every field checked;
+/// its `moves_start` is left 0.
 pub(crate) fn decode_record(
     r: &[u8],
+    i: usize,
     names: usize,
-    packed: &[u8],
-    codes: &mut Vec<u8>,
-) -> Result<StoredGame, GameProblem> {
+) -> Result<StoredGame, GameTableError> {
+    let bad = |problem| GameTableError::Game {
+        game: i + 1,
+        problem,
+    };
+    if r.len() < GAME_RECORD_SIZE {
+        return Err(GameTableError::Layout("a game record is cut short"));
+    }
     let len = r[23] >> 1;
     if usize::from(len) > MAX_GAME_PLIES {
-        return Err(GameProblem::TooLong);
+        return Err(bad(GameProblem::TooLong));
     }
-    if packed.len() != packed_len(len) {
-        return Err(GameProblem::MovesOutside);
-    }
-    unpack(packed, len, codes).map_err(GameProblem::MoveCode)?;
-    let name = |at: usize| -> Result<u32, GameProblem> {
+    let name = |at: usize| -> Result<u32, GameTableError> {
         let n = le32(r, at);
         if n == NO_NAME || (n as usize) < names {
             Ok(n)
         } else {
-            Err(GameProblem::NameIndex)
+            Err(bad(GameProblem::NameIndex))
         }
     };
     let location = le32(r, 16);
     let year = u16::from_le_bytes([r[20], r[21]]);
     let result = r[22] as i8;
     if result != NO_RESULT && !(-64..=64).contains(&result) {
-        return Err(GameProblem::Result);
+        return Err(bad(GameProblem::Result));
     }
     let source = name(12)?;
     if source == NO_NAME {
-        return Err(GameProblem::NoSource);
+        return Err(bad(GameProblem::NoSource));
     }
     Ok(StoredGame {
         moves_start: 0,
@@ -199,6 +193,19 @@ pub(crate) fn decode_record(
         year: (year != 0).then_some(year),
         result: (result != NO_RESULT).then_some(result),
         complete: r[23] & COMPLETE != 0,
+    })
+}
+
+/// Appends the `plies` move codes of game `i` (from 0) packed in `bytes` to `out`.
+pub(crate) fn unpack_game(
+    bytes: &[u8],
+    plies: u8,
+    i: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), GameTableError> {
+    unpack(bytes, plies, out).map_err(|c| GameTableError::Game {
+        game: i + 1,
+        problem: GameProblem::MoveCode(c),
     })
 }
 

@@ -1,10 +1,11 @@
 //! Query-time filters: a [`GameFilter`] (the one `build` applies) checked against a game
 //! table. Each distinct name is matched once, so testing a game costs a few array reads.
 
+use super::index::{USED_AS_EVENT, USED_AS_PLAYER};
 use super::{GameTable, StoredGame};
 use crate::book::build::{name_matches, NameField};
 use crate::book::GameFilter;
-use crate::transcript::people::closest;
+use crate::transcript::people::{closest, NameCounts};
 
 /// Which names a filter text was looked up in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +63,23 @@ impl GameSelection {
     /// `filter` for the games of `table`. A player or event text that no name of the
     /// table contains is an error naming the closest names.
     pub fn new(filter: &GameFilter, table: &GameTable) -> Result<GameSelection, FilterError> {
+        GameSelection::for_names(filter, &table.names, &table.name_uses(), || {
+            table.name_counts()
+        })
+    }
+
+    /// `filter` for the games of a table with these `names`, used as `uses` says
+    /// ([`GameTable::name_uses`]); `counts` gives the games per name for an error's
+    /// suggestions.
+    pub(crate) fn for_names(
+        filter: &GameFilter,
+        names: &[String],
+        uses: &[u8],
+        counts: impl FnOnce() -> NameCounts,
+    ) -> Result<GameSelection, FilterError> {
         let per_name = |text: &Option<String>| -> Vec<bool> {
             match text {
-                Some(t) => table.names.iter().map(|n| name_matches(n, t)).collect(),
+                Some(t) => names.iter().map(|n| name_matches(n, t)).collect(),
                 None => Vec::new(),
             }
         };
@@ -74,32 +89,36 @@ impl GameSelection {
             event: per_name(&filter.event),
         };
         let checks = [
-            (NameKind::Player, &filter.player, &selection.player),
-            (NameKind::Event, &filter.event, &selection.event),
+            (
+                NameKind::Player,
+                &filter.player,
+                &selection.player,
+                USED_AS_PLAYER,
+            ),
+            (
+                NameKind::Event,
+                &filter.event,
+                &selection.event,
+                USED_AS_EVENT,
+            ),
         ];
-        if checks.iter().any(|(_, t, _)| t.is_some()) {
-            let counts = table.name_counts();
-            for (kind, text, hits) in checks {
-                let Some(text) = text else { continue };
+        for (kind, text, hits, bit) in checks {
+            let Some(text) = text else { continue };
+            let used = |i: usize| uses.get(i).is_some_and(|u| u & bit != 0);
+            if !hits.iter().enumerate().any(|(i, &hit)| hit && used(i)) {
+                let counts = counts();
                 let names = match kind {
                     NameKind::Player => &counts.players,
                     NameKind::Event => &counts.events,
                 };
-                let any = table
-                    .names
-                    .iter()
-                    .zip(hits)
-                    .any(|(n, &hit)| hit && names.contains_key(n));
-                if !any {
-                    return Err(FilterError::UnknownName {
-                        kind,
-                        query: text.clone(),
-                        closest: closest(names, text, 5)
-                            .into_iter()
-                            .map(|n| (n.to_string(), names[n]))
-                            .collect(),
-                    });
-                }
+                return Err(FilterError::UnknownName {
+                    kind,
+                    query: text.clone(),
+                    closest: closest(names, text, 5)
+                        .into_iter()
+                        .map(|n| (n.to_string(), names[n]))
+                        .collect(),
+                });
             }
         }
         Ok(selection)

@@ -1,6 +1,7 @@
 //! The book's table of source games: moves, players, event, year, result and where each game
-//! was read, with names stored once; the games behind a position are found by scanning it
-//! (see `query`), and query-time filters select games by their metadata (see `filter`).
+//! was read, with names stored once; the games behind a position are found through the
+//! book's index of them (see `index`) or, in books without one, by scanning the table (see
+//! `query`), and query-time filters select games by their metadata (see `filter`).
 //!
 //! Games are kept most recent first (year, then file, then the later record or line first),
 //! an order that depends only on the games, so builds and merges stay byte-identical.
@@ -8,19 +9,23 @@
 mod attach;
 mod codec;
 mod filter;
+pub mod index;
 mod query;
+mod source;
 
 pub use attach::GamesDifference;
-pub(crate) use codec::{decode_names, decode_record, pack, packed_len, record_bytes};
+pub(crate) use codec::{decode_names, decode_record, pack, packed_len, record_bytes, unpack_game};
 pub use codec::{GameTableSize, GAME_RECORD_SIZE};
 pub use filter::{FilterError, GameSelection, NameKind};
+pub use index::{GameIndexSize, IndexPlan, Posting};
+pub(crate) use query::{gather, Hit};
 pub use query::{GameMatch, PositionGames};
+pub use source::{GameExcerpt, GameSource};
 
-use crate::board::{Move, Position};
+use crate::board::Move;
 use crate::book::key::{code_move, move_code};
-use crate::transcript::{GameRecord, GameResult, Location, SourceRef};
+use crate::transcript::{GameRecord, Location};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// What is wrong with a stored game table (a damaged or foreign file).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -265,31 +270,10 @@ impl GameTable {
             .collect()
     }
 
-    /// Game `i` as a transcript record (for the writers): the standard start, its moves,
-    /// players, event, year, result and source.
+    /// Game `i` as a transcript record (for the writers): see [`GameSource::record`].
     #[must_use]
     pub fn record(&self, i: usize) -> Option<GameRecord> {
-        let g = self.games.get(i)?;
-        let owned = |n: u32| self.name(n).map(str::to_string);
-        Some(GameRecord {
-            start: Position::START,
-            moves: self.moves(g),
-            result: g.result.map(|d| GameResult {
-                disc_diff: i32::from(d),
-                raw: format_result(i32::from(d)),
-            }),
-            black: owned(g.black),
-            white: owned(g.white),
-            event: owned(g.event),
-            place: None,
-            date: g.year.map(|y| y.to_string()),
-            year: g.year,
-            source: SourceRef {
-                file: Arc::from(self.name(g.source).unwrap_or("")),
-                location: g.location,
-            },
-            complete: g.complete,
-        })
+        GameSource::record(self, i)
     }
 
     /// Games per player name (a game between a player and themself counts once) and per
@@ -297,38 +281,7 @@ impl GameTable {
     /// collection.
     #[must_use]
     pub fn name_counts(&self) -> crate::transcript::people::NameCounts {
-        let mut players = vec![0u64; self.names.len()];
-        let mut events = vec![0u64; self.names.len()];
-        let mut years = BTreeMap::new();
-        for g in &self.games {
-            if let Some(n) = players.get_mut(g.black as usize) {
-                *n += 1;
-            }
-            if g.white != g.black {
-                if let Some(n) = players.get_mut(g.white as usize) {
-                    *n += 1;
-                }
-            }
-            if let Some(n) = events.get_mut(g.event as usize) {
-                *n += 1;
-            }
-            if let Some(y) = g.year {
-                *years.entry(y).or_default() += 1;
-            }
-        }
-        let map = |counts: Vec<u64>| -> BTreeMap<String, u64> {
-            counts
-                .into_iter()
-                .enumerate()
-                .filter(|(_, n)| *n > 0)
-                .map(|(i, n)| (self.names[i].clone(), n))
-                .collect()
-        };
-        crate::transcript::people::NameCounts {
-            players: map(players),
-            events: map(events),
-            years,
-        }
+        count_names(&self.names, self.games.iter().copied())
     }
 
     /// Games per source file name.
@@ -372,6 +325,46 @@ pub(crate) fn table_order(
         .then(ma.cmp(mb))
         .then((a.black, a.white, a.event).cmp(&(b.black, b.white, b.event)))
         .then((a.result, a.complete).cmp(&(b.result, b.complete)))
+}
+
+/// Games per player name (a game between a player and themself counts once), per event
+/// name and per year, of `games` of a table with `names`.
+pub(crate) fn count_names(
+    names: &[String],
+    games: impl Iterator<Item = StoredGame>,
+) -> crate::transcript::people::NameCounts {
+    let mut players = vec![0u64; names.len()];
+    let mut events = vec![0u64; names.len()];
+    let mut years = BTreeMap::new();
+    for g in games {
+        if let Some(n) = players.get_mut(g.black as usize) {
+            *n += 1;
+        }
+        if g.white != g.black {
+            if let Some(n) = players.get_mut(g.white as usize) {
+                *n += 1;
+            }
+        }
+        if let Some(n) = events.get_mut(g.event as usize) {
+            *n += 1;
+        }
+        if let Some(y) = g.year {
+            *years.entry(y).or_default() += 1;
+        }
+    }
+    let map = |counts: Vec<u64>| -> BTreeMap<String, u64> {
+        counts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(i, n)| (names[i].clone(), n))
+            .collect()
+    };
+    crate::transcript::people::NameCounts {
+        players: map(players),
+        events: map(events),
+        years,
+    }
 }
 
 /// A result as `.gam` files write it (`+12`, `-04`, `+00`): the writers keep it faithfully.

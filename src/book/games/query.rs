@@ -18,14 +18,16 @@ const START_FILLED: u64 = Board::START.player().0 | Board::START.opponent().0;
 /// Games per piece of parallel work.
 const CHUNK: usize = 8192;
 
-/// Where a game of the scan reached the position.
-struct Hit {
-    game: usize,
-    ply: usize,
-    /// Code of the move played there (none at the end of the game).
-    next: Option<u8>,
+/// Where a game reached the position (found by the scan or the index).
+pub(crate) struct Hit {
+    pub game: usize,
+    pub ply: usize,
+    /// Code of the move played there, as played (none at the end of the game).
+    pub next: Option<u8>,
     /// The game's board there (an image of the one asked about).
-    board: Board,
+    pub board: Board,
+    /// The game's final disc difference, black minus white.
+    pub result: Option<i8>,
 }
 
 /// One game that reached the position.
@@ -86,52 +88,12 @@ impl GameTable {
                 Ok(out)
             })
             .collect::<Result<_, GameTableError>>()?;
-        let mut result = PositionGames::default();
-        let mut codes: Vec<(u8, Stats)> = Vec::new();
-        for Hit {
-            game,
-            ply,
-            next,
-            board: reached,
-        } in found.into_iter().flatten()
-        {
-            let g = &self.games[game];
-            let black = Outcome::from_disc_diff(g.result.map(i32::from));
-            let mover = if ply % 2 == 0 { black } else { black.flipped() };
-            result.stats = result.stats.plus(&mover.stats());
-            // The game's board is an image of the one asked about: its move is shown in the
-            // caller's orientation.
-            let to_caller = Symmetry::ALL
-                .into_iter()
-                .find(|s| reached.transform(*s) == *board)
-                .unwrap_or(Symmetry::Identity);
-            let next = next.and_then(code_move).map(|m| to_caller.apply_move(m));
-            // The book counts moves of the first `max_ply` plies only.
-            if let Some(mv) = next.filter(|_| ply < max_ply) {
-                let code = target.code_of(mv);
-                match codes.iter_mut().find(|(c, _)| *c == code) {
-                    Some((_, s)) => *s = s.plus(&mover.stats()),
-                    None => codes.push((code, mover.stats())),
-                }
-            }
-            result.matches.push(GameMatch { game, ply, next });
-        }
-        result.moves = codes
-            .into_iter()
-            .filter(|(_, s)| s.games() >= min_games)
-            .filter_map(|(code, s)| {
-                let mv = if code == PASS_CODE {
-                    Some(Move::Pass)
-                } else {
-                    representative(&target.moves_of(code))
-                };
-                mv.map(|m| (m, s))
-            })
-            .collect();
-        result
-            .moves
-            .sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
-        Ok(result)
+        Ok(gather(
+            board,
+            found.into_iter().flatten(),
+            max_ply,
+            min_games,
+        ))
     }
 
     /// Whether game `g` (number `i`) reaches the target: the ply, the move played there and
@@ -179,6 +141,7 @@ impl GameTable {
                     ply: at,
                     next: codes.get(at).copied(),
                     board,
+                    result: g.result,
                 }));
             }
             if codes.get(at) != Some(&PASS_CODE) {
@@ -246,4 +209,62 @@ impl GameTable {
             })
             .collect()
     }
+}
+
+/// What the games `hits` (in table order) that reached `board` add up to: statistics from
+/// the side to move's view, moves of the first `max_ply` plies shown in the board's
+/// orientation, those of fewer than `min_games` games left out.
+pub(crate) fn gather(
+    board: &Board,
+    hits: impl IntoIterator<Item = Hit>,
+    max_ply: usize,
+    min_games: u64,
+) -> PositionGames {
+    let target = Canonical::of(board);
+    let mut result = PositionGames::default();
+    let mut codes: Vec<(u8, Stats)> = Vec::new();
+    for Hit {
+        game,
+        ply,
+        next,
+        board: reached,
+        result: disc_diff,
+    } in hits
+    {
+        let black = Outcome::from_disc_diff(disc_diff.map(i32::from));
+        let mover = if ply % 2 == 0 { black } else { black.flipped() };
+        result.stats = result.stats.plus(&mover.stats());
+        // The game's board is an image of the one asked about: its move is shown in the
+        // caller's orientation.
+        let to_caller = Symmetry::ALL
+            .into_iter()
+            .find(|s| reached.transform(*s) == *board)
+            .unwrap_or(Symmetry::Identity);
+        let next = next.and_then(code_move).map(|m| to_caller.apply_move(m));
+        // The book counts moves of the first `max_ply` plies only.
+        if let Some(mv) = next.filter(|_| ply < max_ply) {
+            let code = target.code_of(mv);
+            match codes.iter_mut().find(|(c, _)| *c == code) {
+                Some((_, s)) => *s = s.plus(&mover.stats()),
+                None => codes.push((code, mover.stats())),
+            }
+        }
+        result.matches.push(GameMatch { game, ply, next });
+    }
+    result.moves = codes
+        .into_iter()
+        .filter(|(_, s)| s.games() >= min_games)
+        .filter_map(|(code, s)| {
+            let mv = if code == PASS_CODE {
+                Some(Move::Pass)
+            } else {
+                representative(&target.moves_of(code))
+            };
+            mv.map(|m| (m, s))
+        })
+        .collect();
+    result
+        .moves
+        .sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+    result
 }

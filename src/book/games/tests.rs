@@ -10,12 +10,16 @@ use crate::book::{RankBy, TopQuery};
 use proptest::prelude::*;
 
 fn games(n: u64, plies: usize) -> Vec<GameRecord> {
+    seeded_games(n, plies, 0)
+}
+
+fn seeded_games(n: u64, plies: usize, seed: u64) -> Vec<GameRecord> {
     let names = ["Éric Pétré", "Bob", "Tamenori Hideshi", "Ålice"];
     let events = ["Cup", "World Championship", "Open de Paris"];
     (0..n)
         .map(|i| {
             let mut g = random_game(
-                i % (n / 2 + 1),
+                seed.wrapping_add(i % (n / 2 + 1)),
                 plies,
                 if i % 3 == 0 { "a.gam" } else { "b.wtb" },
             );
@@ -58,7 +62,7 @@ fn boards(data: &BookData) -> Vec<Board> {
 fn table_round_trips_through_the_book_file() {
     let g = games(300, 60);
     let (data, book) = book_of(&g, 20, GameFilter::default());
-    assert_eq!(book.version(), crate::book::format::VERSION_GAMES);
+    assert_eq!(book.version(), crate::book::VERSION);
     let table = book.games().expect("reads").expect("has games");
     assert_eq!(Some(&table), data.games.as_ref());
     assert_eq!(table.len(), 300);
@@ -351,6 +355,138 @@ proptest! {
             for i in 0..table.len() {
                 let _ = table.record(i);
             }
+        }
+    }
+}
+
+fn indexed_book(games: &[GameRecord], plies: u8, min_games: u32) -> (GameTable, Book) {
+    let opts = BuildOptions {
+        plies,
+        min_games,
+        filter: GameFilter::default(),
+    };
+    let (data, _) = build(games, &opts, 1, &|_| {}).expect("build");
+    // A small memory budget: the postings are written in several windows.
+    let bytes = crate::book::encode_with(&data, 1).expect("encode");
+    let book = Book::from_bytes(bytes, "t.book").expect("opens");
+    (data.games.expect("games"), book)
+}
+
+fn query_filters() -> Vec<Option<GameFilter>> {
+    vec![
+        None,
+        Some(GameFilter {
+            player: Some("PETRE".into()),
+            ..GameFilter::default()
+        }),
+        Some(GameFilter {
+            player: Some("bob".into()),
+            player_color: PlayerColor::White,
+            years: Some((1995, 2005)),
+            ..GameFilter::default()
+        }),
+        Some(GameFilter {
+            event: Some("championship".into()),
+            complete_only: true,
+            ..GameFilter::default()
+        }),
+        Some(GameFilter {
+            player: Some("nobody at all".into()),
+            ..GameFilter::default()
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    #[test]
+    fn the_index_answers_as_the_scan_does(
+        n in 10u64..160,
+        plies in 2u8..61,
+        min_games in 1u32..3,
+        seed in any::<u64>(),
+    ) {
+        let g = seeded_games(n, 60, seed);
+        let (table, book) = indexed_book(&g, plies, min_games);
+        prop_assert_eq!(book.version(), crate::book::VERSION);
+        let ix = book.indexed_games().expect("reads").expect("indexed");
+        prop_assert_eq!(ix.len(), table.len());
+        // Every book position, and positions the book does not hold (deeper than its
+        // plies, or pruned): those are answered by the scan.
+        let mut targets: Vec<Board> = book
+            .to_data()
+            .expect("data")
+            .positions
+            .iter()
+            .map(|p| Board::from_bits(p.key.player, p.key.opponent))
+            .collect();
+        for (k, r) in g.iter().enumerate().step_by(7) {
+            let ply = (k * 13) % (r.moves.len() + 1);
+            let pos = crate::board::Position::START.replay(r.moves[..ply].iter().copied());
+            targets.push(pos.expect("legal").end.board.transform(crate::board::Symmetry::ALL[k % 8]));
+        }
+        for filter in query_filters() {
+            let scanned = filter.as_ref().map(|f| GameSelection::new(f, &table));
+            let indexed = filter.as_ref().map(|f| ix.selection(f).expect("reads"));
+            let (sel, isel) = match (scanned, indexed) {
+                (Some(Err(a)), Some(Err(b))) => {
+                    prop_assert_eq!(a, b);
+                    continue;
+                }
+                (Some(Ok(a)), Some(Ok(b))) => (Some(a), Some(b)),
+                (None, None) => (None, None),
+                (a, b) => panic!("{filter:?}: {a:?} against {b:?}"),
+            };
+            for (t, board) in targets.iter().enumerate() {
+                for max_ply in [usize::MAX, usize::from(plies), t % 9] {
+                    let want = table
+                        .find(board, max_ply, sel.as_ref(), u64::from(min_games))
+                        .expect("scan");
+                    let got = ix
+                        .find(board, max_ply, isel.as_ref(), u64::from(min_games))
+                        .expect("index");
+                    prop_assert_eq!(&got, &want, "{:?} {:?} {}", filter, board, max_ply);
+                }
+            }
+        }
+        // The games a query lists read back as the whole table has them.
+        let some: Vec<usize> = (0..table.len()).step_by(5).collect();
+        let excerpt = ix.excerpt(some.iter().copied()).expect("reads");
+        for i in some {
+            prop_assert_eq!(excerpt.record(i), table.record(i));
+        }
+    }
+}
+
+#[test]
+fn books_with_the_index_round_trip_and_older_versions_still_answer() {
+    let g = games(120, 60);
+    let (table, book) = indexed_book(&g, 20, 1);
+    let data = book.to_data().expect("data");
+    assert!(data.game_index);
+    let bytes = encode(&data).expect("encode");
+    assert!(
+        bytes == crate::book::encode_with(&data, 1).expect("encode"),
+        "any budget"
+    );
+    // Without the index: version 3 (4 with selective values), found by the scan.
+    let mut old = data.clone();
+    old.game_index = false;
+    let old = Book::from_bytes(encode(&old).expect("encode"), "old.book").expect("opens");
+    assert_eq!(old.version(), crate::book::format::VERSION_GAMES);
+    assert!(old.indexed_games().expect("reads").is_none());
+    assert_eq!(old.games().expect("reads").as_ref(), Some(&table));
+    // The fixtures written by older othbook open, and have no index.
+    for name in ["evaluated-v3.book", "imported-v2.book"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/books")
+            .join(name);
+        let old = Book::open(&path).expect("opens");
+        assert!(old.version() < crate::book::VERSION, "{name}");
+        assert!(old.indexed_games().expect("reads").is_none(), "{name}");
+        if let Some(t) = old.games().expect("reads") {
+            let found = t.find(&Board::START, usize::MAX, None, 1).expect("scan");
+            assert_eq!(found.matches.len(), t.len(), "{name}");
         }
     }
 }

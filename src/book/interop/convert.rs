@@ -122,6 +122,7 @@ pub fn to_data(book: EdaxBook, name: &str) -> Result<(BookData, ImportReport), S
         moves,
         nodes: vec![root_node()],
         games: None,
+        game_index: false,
     };
     settle(&mut data, &file_values, &mut report);
     report.dangling_links = dangling(&data);

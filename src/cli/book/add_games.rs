@@ -17,7 +17,7 @@ use std::path::PathBuf;
     after_help = "Give the game files the book was built from, with the same --dedupe \
 and --input-format: they are built again with the book's options and must give exactly its \
 games, positions, moves and lines (otherwise nothing is written). Values, sources and the \
-date are kept; the book becomes format version 3.\n\n\
+date are kept; the book becomes format version 5 (games and their index).\n\n\
 Example:\n  othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb"
 )]
 pub struct Args {
@@ -78,7 +78,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let bytes = output::write(path, &data)?;
     writeln!(
         out,
-        "{}: {} games added; format version 3, {bytes} bytes",
+        "{}: {} games added with their index; format version 5, {bytes} bytes",
         path.display(),
         data.games.as_ref().map_or(0, othbook::book::GameTable::len)
     )?;

@@ -250,6 +250,26 @@ fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
     b.games.as_ref().ok_or(ApiError::NoGameTable)
 }
 
+/// The games of `b` that reach `board` within `max_ply` plies and pass `sel`: through the
+/// book's index of its games when it has one, else by scanning its table.
+fn find_games(
+    b: &Loaded,
+    board: &crate::board::Board,
+    max_ply: usize,
+    sel: Option<&GameSelection>,
+    min_games: u64,
+) -> Result<PositionGames, ApiError> {
+    let book_error = |e| ApiError::book(&b.name, e);
+    match b.book.indexed_games().map_err(book_error)? {
+        Some(games) => games
+            .find(board, max_ply, sel, min_games)
+            .map_err(book_error),
+        None => game_table(b)?
+            .find(board, max_ply, sel, min_games)
+            .map_err(|source| table_error(b, source)),
+    }
+}
+
 /// What `/api/v1/info` answers.
 #[derive(Serialize)]
 struct InfoAnswer {
@@ -356,17 +376,14 @@ pub async fn explore(
 
 /// The games passing `sel` that reach `t`, counted as the book counts them.
 fn filtered(b: &Loaded, t: &Target, sel: &GameSelection) -> Result<PositionGames, ApiError> {
-    let table = game_table(b)?;
     let info = b.book.info();
-    let found = table
-        .find(
-            &t.pos.board,
-            usize::from(info.options.plies),
-            Some(sel),
-            u64::from(info.options.min_games),
-        )
-        .map_err(|source| table_error(b, source))?;
-    Ok(found)
+    find_games(
+        b,
+        &t.pos.board,
+        usize::from(info.options.plies),
+        Some(sel),
+        u64::from(info.options.min_games),
+    )
 }
 
 pub async fn games(
@@ -400,9 +417,7 @@ pub async fn games(
             Some(f) => Some(params::selection(f, table)?),
             None => None,
         };
-        let found = table
-            .find(&t.pos.board, usize::MAX, selection.as_ref(), 1)
-            .map_err(|source| table_error(&bk, source))?;
+        let found = find_games(&bk, &t.pos.board, usize::MAX, selection.as_ref(), 1)?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),

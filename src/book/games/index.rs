@@ -1,0 +1,265 @@
+//! The index of a book's games (format version 5, docs/book-format.md): for every position
+//! of the position table, the games that reach it, as posting lists in table order (most
+//! recent first), each entry with the ply, the move played there, the game's orientation and
+//! its result, so a query reads only the games of its position and replays none. Beside
+//! them, where each 64th game's moves start (a game's moves are found without summing the
+//! lengths before it), and what each name is used as (the filters' checks need no scan).
+//!
+//! Building takes a counting pass over the games (the lists' offsets are a prefix sum), then
+//! scatters the entries window by window, each window of the output at most the memory
+//! budget, without sorting: games are visited in table order, so each list comes out sorted.
+
+use super::{GameTable, StoredGame};
+use crate::board::Board;
+use crate::book::key::{code_move, Canonical, Key};
+use rayon::prelude::*;
+use std::io::Write;
+
+/// Bytes per posting entry.
+pub const POSTING_SIZE: usize = 8;
+/// Games between two move-offset checkpoints.
+pub const CHECKPOINT_GAMES: usize = 64;
+/// The index builder's working memory when none is given: the output window and the games
+/// replayed at once.
+pub const DEFAULT_INDEX_MEMORY: usize = 1 << 30;
+/// `next` of an entry where the game ended at the position.
+pub const NO_NEXT: u8 = 255;
+/// `result` of an entry whose game has no recorded result.
+const NO_RESULT: i8 = i8::MIN;
+/// Name-use bit: the name is black's or white's in some game.
+pub const USED_AS_PLAYER: u8 = 1;
+/// Name-use bit: the name is the event of some game.
+pub const USED_AS_EVENT: u8 = 2;
+/// Name-use bit: the name is the source file of some game.
+pub const USED_AS_SOURCE: u8 = 4;
+/// Games replayed in parallel between two scatters (bounds the replay buffers).
+const BATCH_GAMES: usize = 1 << 15;
+/// Plies of the longest game, plus its final position.
+const MAX_OCCURRENCES: usize = 121;
+
+/// The index's size, in the header of a version 5 book (the other parts' sizes follow from
+/// the position, game and name counts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
+pub struct GameIndexSize {
+    /// Posting entries of all positions.
+    pub postings: u64,
+}
+
+/// One game reaching one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Posting {
+    /// Index of the game in the table.
+    pub game: u32,
+    /// Plies played before the position (passes count); the first time the game reaches it.
+    pub ply: u8,
+    /// The move played there as the game played it (square 0-63, 64 a pass), or
+    /// [`NO_NEXT`] where the game ended.
+    pub next: u8,
+    /// Index in `Symmetry::ALL` of the first symmetry that maps the game's board onto the
+    /// canonical one.
+    pub sym: u8,
+    /// Final disc difference, black minus white.
+    pub result: Option<i8>,
+}
+
+impl Posting {
+    /// The entry's bytes: `game u32, ply u8, next u8, sym u8, result i8`.
+    #[must_use]
+    pub fn encode(&self) -> [u8; POSTING_SIZE] {
+        let g = self.game.to_le_bytes();
+        let r = self.result.unwrap_or(NO_RESULT) as u8;
+        [g[0], g[1], g[2], g[3], self.ply, self.next, self.sym, r]
+    }
+
+    /// An entry from its bytes (`b` holds at least [`POSTING_SIZE`]); `None` when a field is
+    /// impossible.
+    #[must_use]
+    pub fn decode(b: &[u8]) -> Option<Posting> {
+        let b: &[u8; POSTING_SIZE] = b.get(..POSTING_SIZE)?.try_into().ok()?;
+        let result = b[7] as i8;
+        let next_ok = b[5] == NO_NEXT || code_move(b[5]).is_some();
+        let result_ok = result == NO_RESULT || (-64..=64).contains(&result);
+        (b[4] <= 120 && next_ok && b[6] < 8 && result_ok).then_some(Posting {
+            game: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            ply: b[4],
+            next: b[5],
+            sym: b[6],
+            result: (result != NO_RESULT).then_some(result),
+        })
+    }
+}
+
+/// The book position (index in the position table) of a canonical key, if any.
+pub type Lookup<'a> = &'a (dyn Fn(Key) -> Option<usize> + Sync);
+
+/// The index to write for a table: the posting offsets, counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexPlan {
+    /// `positions + 1` offsets: the entries of position `i` are `offsets[i]..offsets[i+1]`.
+    offsets: Vec<u64>,
+    /// Most discs on a book position: games are replayed no further.
+    max_discs: u32,
+}
+
+impl IndexPlan {
+    /// Counts the entries of each of `positions` positions (`lookup` finds them; a book
+    /// position holds at most `max_discs` discs).
+    #[must_use]
+    pub fn count(
+        table: &GameTable,
+        positions: usize,
+        max_discs: u32,
+        lookup: Lookup<'_>,
+    ) -> IndexPlan {
+        let mut counts = vec![0u64; positions + 1];
+        table.for_each_occurrence(max_discs, lookup, 0..table.len(), &mut |p, _| {
+            counts[p + 1] += 1;
+        });
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        IndexPlan {
+            offsets: counts,
+            max_discs,
+        }
+    }
+
+    /// The size the header records.
+    #[must_use]
+    pub fn size(&self) -> GameIndexSize {
+        GameIndexSize {
+            postings: self.offsets.last().copied().unwrap_or(0),
+        }
+    }
+
+    /// Writes the index of `table` (posting offsets, postings, move checkpoints, name uses),
+    /// holding at most about `memory` bytes of postings at once: one pass over the games
+    /// per window of the output.
+    pub fn write(
+        &self,
+        table: &GameTable,
+        lookup: Lookup<'_>,
+        memory: usize,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
+        for o in &self.offsets {
+            out.write_all(&o.to_le_bytes())?;
+        }
+        let total = self.size().postings;
+        let window = (memory / POSTING_SIZE).max(1 << 16) as u64;
+        let mut lo = 0u64;
+        while lo < total {
+            let hi = (lo + window).min(total);
+            let mut buf = vec![0u8; (hi - lo) as usize * POSTING_SIZE];
+            let mut cursor = self.offsets.clone();
+            table.for_each_occurrence(self.max_discs, lookup, 0..table.len(), &mut |p, e| {
+                let slot = cursor[p];
+                cursor[p] += 1;
+                if (lo..hi).contains(&slot) {
+                    let at = (slot - lo) as usize * POSTING_SIZE;
+                    buf[at..at + POSTING_SIZE].copy_from_slice(&e.encode());
+                }
+            });
+            out.write_all(&buf)?;
+            lo = hi;
+        }
+        let mut at = 0u64;
+        for (i, g) in table.games.iter().enumerate() {
+            if i % CHECKPOINT_GAMES == 0 {
+                out.write_all(&at.to_le_bytes())?;
+            }
+            at += super::codec::packed_len(g.moves_len) as u64;
+        }
+        out.write_all(&table.name_uses())
+    }
+}
+
+impl GameTable {
+    /// Per name: what the games use it as ([`USED_AS_PLAYER`], [`USED_AS_EVENT`],
+    /// [`USED_AS_SOURCE`] bits).
+    #[must_use]
+    pub fn name_uses(&self) -> Vec<u8> {
+        let mut uses = vec![0u8; self.names.len()];
+        let mut mark = |n: u32, bit: u8| {
+            if let Some(u) = uses.get_mut(n as usize) {
+                *u |= bit;
+            }
+        };
+        for g in &self.games {
+            mark(g.black, USED_AS_PLAYER);
+            mark(g.white, USED_AS_PLAYER);
+            mark(g.event, USED_AS_EVENT);
+            mark(g.source, USED_AS_SOURCE);
+        }
+        uses
+    }
+
+    /// Calls `f(position, entry)` for every book position each game of `games` reaches
+    /// (the first time it does), games in table order, plies in order. Games are replayed
+    /// in parallel a batch at a time; a game that does not replay stops where it fails.
+    fn for_each_occurrence(
+        &self,
+        max_discs: u32,
+        lookup: Lookup<'_>,
+        games: std::ops::Range<usize>,
+        f: &mut dyn FnMut(usize, Posting),
+    ) {
+        let mut start = games.start;
+        while start < games.end {
+            let end = (start + BATCH_GAMES).min(games.end);
+            let found: Vec<Vec<(usize, Posting)>> = (start..end)
+                .into_par_iter()
+                .with_min_len(256)
+                .map(|i| self.occurrences(i, &self.games[i], max_discs, lookup))
+                .collect();
+            for (p, e) in found.into_iter().flatten() {
+                f(p, e);
+            }
+            start = end;
+        }
+    }
+
+    /// The book positions game `g` (number `i`) reaches, with their entries.
+    fn occurrences(
+        &self,
+        i: usize,
+        g: &StoredGame,
+        max_discs: u32,
+        lookup: Lookup<'_>,
+    ) -> Vec<(usize, Posting)> {
+        let codes = self.moves_of(g);
+        let mut out = Vec::with_capacity(MAX_OCCURRENCES.min(codes.len() + 1));
+        let mut board = Board::START;
+        let mut last = None;
+        for ply in 0..=codes.len() {
+            let discs = (board.player().0 | board.opponent().0).count_ones();
+            if discs > max_discs {
+                break;
+            }
+            let c = Canonical::of(&board);
+            let here = lookup(c.key);
+            // The same discs after a pass may be the same position: the first ply counts.
+            if let Some(p) = here.filter(|_| here != last) {
+                out.push((
+                    p,
+                    Posting {
+                        game: i as u32,
+                        ply: ply as u8,
+                        next: codes.get(ply).copied().unwrap_or(NO_NEXT),
+                        sym: c.syms.trailing_zeros() as u8 & 7,
+                        result: g.result,
+                    },
+                ));
+            }
+            last = here;
+            let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
+                break;
+            };
+            match board.play_move(next) {
+                Ok(b) => board = b,
+                Err(_) => break,
+            }
+        }
+        out
+    }
+}
