@@ -37,6 +37,7 @@ pub mod interop;
 pub mod key;
 mod line_values;
 mod negamax;
+mod position_games;
 mod reader;
 mod sigbus;
 mod stats;
@@ -50,7 +51,7 @@ pub use checksum::checksum;
 pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
 };
-pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
+pub use default::{default_path, locate_default, BOOK_ENV, DEFAULT_BOOK};
 pub use eval::{
     selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
     SCORE_SCALE,
@@ -60,6 +61,7 @@ pub use games::GameTable;
 pub use grow::NewLink;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
+pub use position_games::GamesOf;
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use sigbus::{exit_on_sigbus, CHANGED_UNDER_READ};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};

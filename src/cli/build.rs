@@ -81,20 +81,6 @@ pub struct Args {
     threads: Option<usize>,
 }
 
-pub(super) fn parse_years(text: &str) -> Result<(u16, u16)> {
-    let err = || bad(format!("--years {text:?}: use A-B or A, e.g. 1990-2000"));
-    let (a, b) = match text.split_once('-') {
-        Some((a, b)) => (a.trim(), b.trim()),
-        None => (text.trim(), text.trim()),
-    };
-    let a: u16 = a.parse().map_err(|_| err())?;
-    let b: u16 = b.parse().map_err(|_| err())?;
-    if a > b {
-        return Err(err());
-    }
-    Ok((a, b))
-}
-
 /// The book's date: `SOURCE_DATE_EPOCH`, else the newest input's modification time, so that
 /// rebuilding the same inputs gives the same bytes.
 fn created(inputs: &[PathBuf]) -> Result<u64> {
@@ -145,7 +131,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 Side::Black => PlayerColor::Black,
                 Side::White => PlayerColor::White,
             },
-            years: args.years.as_deref().map(parse_years).transpose()?,
+            years: args
+                .years
+                .as_deref()
+                .map(super::common::years_arg)
+                .transpose()?,
             event: args.event.clone(),
             complete_only: args.complete_only,
         },

@@ -11,7 +11,7 @@ use super::query_filter::{book_games, book_label, describe, selection, FilterArg
 use anyhow::Result;
 use othbook::board::Position;
 use othbook::book::games::PositionGames;
-use othbook::book::{Book, GameFilter};
+use othbook::book::{Book, GameFilter, GamesOf};
 use othbook::engine::EngineOptions;
 use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::{ExploreReport, MoveScores};
@@ -106,11 +106,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.position.is_none() && moves.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(bad("empty move string"));
     }
-    depth_arg(args.depth)?;
+    let depth = depth_arg(args.depth)?;
     let threads = threads_arg(args.threads)?;
     let book = open_book(args.book.as_deref())?;
-    let scores = match args.depth {
-        Some(d) => score_moves(&pos, d, threads)?,
+    let scores = match depth {
+        Some(d) => score_moves(&pos, d.plies(), threads)?,
         None => None,
     };
     let filter = args.filter.filter()?;
@@ -121,7 +121,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             pos: &pos,
             opening: opening_along(&start, &line),
             scores: scores.as_ref(),
-            eval_asked: args.depth.is_some(),
+            eval_asked: depth.is_some(),
             games: found.as_ref().map(|(found, table)| ExploreGames {
                 filtered: filter.is_some(),
                 found,
@@ -163,15 +163,8 @@ fn position_games(
     };
     let table = book_games(book, &label, what)?;
     let chosen = filter.map(|f| selection(f, &table)).transpose()?;
-    let info = book.info();
-    // The book counts the games' first `plies` plies, and leaves out rarer moves.
-    let found = table
-        .find(
-            &pos.board,
-            usize::from(info.options.plies),
-            chosen.as_ref(),
-            u64::from(info.options.min_games),
-        )
+    let found = book
+        .position_games(&table, &pos.board, chosen.as_ref(), GamesOf::Counted)
         .map_err(|source| othbook::book::BookError::GameTable {
             path: label,
             source,
