@@ -35,6 +35,7 @@ LAYERS = [
     ["train"],
     ["play"],
     ["teach", "games"],
+    ["wire"],
     ["learn"],
     ["report"],
     ["engine"],
@@ -44,7 +45,7 @@ LAYERS = [
     ["board"],
     ["util"],
 ]
-UTIL = {"atomic_file", "output_lock", "bounded_read", "data_file", "utc", "rng", "wire"}
+UTIL = {"atomic_file", "output_lock", "bounded_read", "data_file", "utc", "rng"}
 
 
 def strip_code(text):
