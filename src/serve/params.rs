@@ -6,7 +6,7 @@
 use super::error::ApiError;
 use crate::book::games::GameSelection;
 use crate::book::{GameFilter, GameTable};
-use crate::report::query::{game_filter, parse_color, Depth, FilterText, Page, Target};
+use crate::report::query::{game_filter, parse_color, Depth, FilterText, Page, QueryError, Target};
 use serde::Deserialize;
 
 /// Longest move string accepted: a game has at most 60 moves and some passes, written with
@@ -81,9 +81,19 @@ pub fn target(position: Option<&str>, moves: Option<&str>) -> Result<Target, Api
     Ok(Target::parse(position, moves)?)
 }
 
-/// `depth`, checked against the server's cap.
+/// `depth`, checked against the server's cap (said as the server's, not the engine's).
 pub fn depth(d: Option<u32>, cap: u32) -> Result<Option<u32>, ApiError> {
-    Ok(d.map(|d| Depth::new(d, cap)).transpose()?.map(Depth::plies))
+    match d.map(|d| Depth::new(d, cap)).transpose() {
+        Ok(d) => Ok(d.map(Depth::plies)),
+        Err(QueryError::Depth { depth: 0, .. }) => {
+            Err(ApiError::bad("depth", "must be at least 1".into()))
+        }
+        Err(QueryError::Depth { depth, cap }) => Err(ApiError::bad(
+            "depth",
+            format!("{depth} is deeper than this server allows ({cap})"),
+        )),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The game filter of the parameters, `None` when none is given (blank ones are not given).
@@ -185,6 +195,8 @@ mod tests {
         assert_eq!(depth(Some(10), 10).unwrap(), Some(10));
         assert_eq!(bad_param(depth(Some(11), 10)), "depth");
         assert_eq!(bad_param(depth(Some(0), 10)), "depth");
+        let over = depth(Some(11), 10).unwrap_err().to_string();
+        assert_eq!(over, "depth: 11 is deeper than this server allows (10)");
         let p = |limit| RawParams {
             limit,
             ..RawParams::default()
