@@ -1,6 +1,6 @@
 //! `othbook build`: reads game files of any supported format and writes an opening book.
 
-use super::common::{bad, threads_arg};
+use super::common::{bad, threads_arg, years_arg};
 use super::output_path::{claim, Output, BOOK};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
@@ -131,11 +131,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 Side::Black => PlayerColor::Black,
                 Side::White => PlayerColor::White,
             },
-            years: args
-                .years
-                .as_deref()
-                .map(super::common::years_arg)
-                .transpose()?,
+            years: args.years.as_deref().map(years_arg).transpose()?,
             event: args.event.clone(),
             complete_only: args.complete_only,
         },
