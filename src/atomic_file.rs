@@ -344,8 +344,8 @@ mod tests {
         assert_ne!(random_name(dir.path(), "x"), random_name(dir.path(), "x"));
     }
 
-    /// Regression: the temporary file was `.NAME.PID.tmp`, so a leftover of a killed run whose
-    /// process id came back made every later write fail.
+    /// A leftover temporary file of a killed run whose process id comes back must not make
+    /// later writes fail: temporary names are unique beyond the process id.
     #[test]
     fn regression_leftover_temporary_with_our_pid_broke_the_write() {
         let dir = tempfile::tempdir().unwrap();
@@ -361,9 +361,9 @@ mod tests {
 
     const CHILD_DIR: &str = "OTHBOOK_TEST_KILLED_WRITER_DIR";
 
-    /// Regression: a writer killed while writing left its temporary file behind (7 files,
-    /// 5.2 GB after 20 killed builds). The test runs itself again as a child that writes and
-    /// then waits to be killed.
+    /// A writer killed while writing must not leave its temporary file behind (killed builds
+    /// would pile up gigabytes of them). The test runs itself again as a child that writes
+    /// and then waits to be killed.
     #[cfg(target_os = "linux")]
     #[test]
     fn regression_killed_writer_left_its_temporary_file() {

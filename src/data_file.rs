@@ -62,6 +62,30 @@ pub struct NotFound {
     pub env: &'static str,
 }
 
+/// Where a data file was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// The environment variable named it.
+    Variable(&'static str),
+    /// One of its usual places relative to the current folder.
+    Here,
+    /// The user's data folder.
+    DataFolder,
+    /// The source tree othbook was built from.
+    SourceTree,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Variable(name) => write!(f, "named by ${name}"),
+            Place::Here => f.write_str("in the current folder"),
+            Place::DataFolder => f.write_str("in the data folder"),
+            Place::SourceTree => f.write_str("in the source tree othbook was built from"),
+        }
+    }
+}
+
 impl DataFile {
     /// The places looked in when the variable is unset, in order.
     #[must_use]
@@ -88,15 +112,42 @@ impl DataFile {
         env: &LookupEnv,
         exists: &dyn Fn(&Path) -> bool,
     ) -> Result<PathBuf, NotFound> {
+        self.locate_in(env, exists).map(|(path, _)| path)
+    }
+
+    /// [`find_in`](Self::find_in), with where the file was found.
+    pub fn locate_in(
+        &self,
+        env: &LookupEnv,
+        exists: &dyn Fn(&Path) -> bool,
+    ) -> Result<(PathBuf, Place), NotFound> {
         if let Some(named) = &env.named {
-            return Ok(PathBuf::from(named));
+            return Ok((PathBuf::from(named), Place::Variable(self.env)));
         }
         let looked = self.places(env);
-        looked.iter().find(|p| exists(p)).cloned().ok_or(NotFound {
-            what: self.what,
-            looked,
-            env: self.env,
-        })
+        let n = looked.len();
+        match looked.iter().position(|p| exists(p)) {
+            Some(i) => {
+                let place = if i < self.here.len() {
+                    Place::Here
+                } else if i + 1 == n {
+                    Place::SourceTree
+                } else {
+                    Place::DataFolder
+                };
+                Ok((looked[i].clone(), place))
+            }
+            None => Err(NotFound {
+                what: self.what,
+                looked,
+                env: self.env,
+            }),
+        }
+    }
+
+    /// [`locate_in`](Self::locate_in) the process's environment and file system.
+    pub fn locate(&self) -> Result<(PathBuf, Place), NotFound> {
+        self.locate_in(&LookupEnv::of_process(self), &|p: &Path| p.is_file())
     }
 
     /// [`find_in`](Self::find_in) the process's environment and file system.
@@ -152,6 +203,30 @@ mod tests {
             Ok(PathBuf::from("/h/.local/share/othbook/list.txt"))
         );
         assert_eq!(found(&|p: &Path| p == source), source);
+    }
+
+    #[test]
+    fn each_place_is_told_apart() {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../b/list.txt");
+        let e = env(None, Some("/d"), Some("/h"));
+        let place =
+            |e: &LookupEnv, exists: &dyn Fn(&Path) -> bool| FILE.locate_in(e, exists).unwrap().1;
+        let named = env(Some("/x/l.txt"), None, None);
+        assert_eq!(place(&named, &|_: &Path| false), Place::Variable("LIST"));
+        assert_eq!(
+            place(&e, &|p: &Path| p == Path::new("../b/list.txt")),
+            Place::Here
+        );
+        assert_eq!(
+            place(&e, &|p: &Path| p.starts_with("/d")),
+            Place::DataFolder
+        );
+        assert_eq!(place(&e, &|p: &Path| p == source), Place::SourceTree);
+        let no_data_folder = env(None, None, None);
+        assert_eq!(
+            place(&no_data_folder, &|p: &Path| p == source),
+            Place::SourceTree
+        );
     }
 
     #[test]

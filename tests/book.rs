@@ -800,3 +800,35 @@ fn regression_top_refused_a_starting_line_and_ranked_lines_of_few_games_first() 
         .assert()
         .code(2);
 }
+
+/// `othbook info` needed a file: without one it now reads the default book and says which
+/// file that is and where it was found.
+#[test]
+fn regression_info_needed_a_file_and_hid_the_default_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("named.book");
+    othbook()
+        .args(["build", "fixtures/transcripts/logistello.gam", "-o"])
+        .arg(&book)
+        .assert()
+        .success();
+    let out = othbook()
+        .arg("info")
+        .env("OTHBOOK_BOOK", &book)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("named.book"), "{text}");
+    assert!(text.contains("named by $OTHBOOK_BOOK"), "{text}");
+    let missing = dir.path().join("none.book");
+    othbook()
+        .arg("info")
+        .env("OTHBOOK_BOOK", &missing)
+        .assert()
+        .code(1);
+}

@@ -108,7 +108,7 @@ fn a_player_does_not_take_a_book_move_worse_than_an_unnamed_score() {
     let listed = book.best_moves(&after);
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0].score.score, -100);
-    let mut rng = othbook::play::search::Rng::new(1);
+    let mut rng = othbook::rng::Rng::new(1);
     let pick = othbook::play::book_choice::choose(&book, &after, 0.0, &mut rng).unwrap();
     assert_eq!(
         pick, None,

@@ -39,6 +39,37 @@ fn help_lists_subcommands_with_examples() {
     assert!(text.contains("Examples:"));
 }
 
+/// The `book` line of `othbook --help` named some of its subcommands only (`enhance` was
+/// missing): every name `othbook book --help` lists must be on it.
+#[test]
+fn regression_help_left_out_book_subcommands() {
+    let help = |args: &[&str]| {
+        let out = othbook().args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let top = help(&["--help"]);
+    let entry = top
+        .lines()
+        .find(|l| l.trim_start().starts_with("book "))
+        .expect("book is listed");
+    let book = help(&["book", "--help"]);
+    let commands: Vec<&str> = book
+        .split("Commands:")
+        .nth(1)
+        .expect("book lists its commands")
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&c| c != "help")
+        .collect();
+    assert!(commands.len() >= 8, "{commands:?}");
+    for c in commands {
+        assert!(entry.contains(c), "{c} is missing from: {entry}");
+    }
+}
+
 #[test]
 fn bad_input_exits_2_with_one_line() {
     let start = "---------------------------OX------XO--------------------------- X";

@@ -516,7 +516,7 @@ fn calibrate_probcut_measures_the_weights_it_is_given() {
 }
 
 /// Regression: `calibrate probcut` on a missing file (or too few games) fitted nothing and
-/// still overwrote the embedded table (src/engine/probcut/table.rs by default).
+/// still overwrote the embedded table (src/engine/selectivity/table.rs by default).
 #[test]
 fn regression_calibrate_wrote_an_empty_table_from_a_missing_file() {
     let dir = tempfile::tempdir().expect("tempdir");

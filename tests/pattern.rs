@@ -6,7 +6,7 @@ use othbook::board::movegen::flips;
 use othbook::board::{Board, Move, Position, Symmetry};
 use othbook::engine::pattern::{Features, PHASE_SLOTS};
 use othbook::engine::{EvalFileError, Evaluator, HandEval, PatternEval, SCALE};
-use othbook::train::{train, TrainOptions};
+use othbook::train::{train, TrainOptions, TrainSettings};
 use othbook::transcript::{GameRecord, GameResult, Location, SourceRef};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -357,12 +357,14 @@ fn fixture_games(n: usize) -> Vec<GameRecord> {
 #[test]
 fn training_lowers_the_error_and_is_deterministic() {
     let games = fixture_games(48);
-    let opts = TrainOptions {
+    let opts = TrainSettings {
         phase_width: 10,
         iterations: 15,
         holdout: 8,
-        ..TrainOptions::default()
-    };
+        ..TrainSettings::default()
+    }
+    .check()
+    .unwrap();
     let a = train(&games, &opts, |_| {}).expect("trains");
     let b = train(&games, &opts, |_| {}).expect("trains");
     assert_eq!(a.eval.to_bytes(), b.eval.to_bytes(), "not deterministic");
@@ -404,10 +406,12 @@ fn training_lowers_the_error_and_is_deterministic() {
     // A different option changes the weights (the options are used).
     let c = train(
         &games,
-        &TrainOptions {
+        &TrainSettings {
             lambda: 100.0,
-            ..opts.clone()
-        },
+            ..(*opts).clone()
+        }
+        .check()
+        .unwrap(),
         |_| {},
     )
     .expect("trains");
@@ -417,17 +421,21 @@ fn training_lowers_the_error_and_is_deterministic() {
 #[test]
 fn training_refuses_bad_options_and_no_data() {
     let games = fixture_games(2);
-    for opts in [
-        TrainOptions {
+    for settings in [
+        TrainSettings {
             phase_width: 0,
-            ..TrainOptions::default()
+            ..TrainSettings::default()
         },
-        TrainOptions {
+        TrainSettings {
             lambda: -1.0,
-            ..TrainOptions::default()
+            ..TrainSettings::default()
+        },
+        TrainSettings {
+            holdout: 1,
+            ..TrainSettings::default()
         },
     ] {
-        assert!(train(&games, &opts, |_| {}).is_err());
+        assert!(settings.check().is_err());
     }
     let mut unfinished = games;
     for g in &mut unfinished {
@@ -454,10 +462,12 @@ fn trained_on_wthor_beats_hand_evaluation_on_held_out_games() {
         .games;
     let r = train(
         &games,
-        &TrainOptions {
+        &TrainSettings {
             iterations: 15,
-            ..TrainOptions::default()
-        },
+            ..TrainSettings::default()
+        }
+        .check()
+        .unwrap(),
         |_| {},
     )
     .expect("trains");

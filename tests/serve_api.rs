@@ -10,7 +10,7 @@ use common::web::{
 };
 use othbook::board::{parse_moves, Position, Symmetry};
 use othbook::book::Book;
-use othbook::protocol::web::ServeOptions;
+use othbook::serve::ServeOptions;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -463,7 +463,7 @@ fn regression_a_500_answer_carried_the_books_absolute_path() {
     let path = damaged_book(dir.path());
     let book = Book::open_lazy(&path).unwrap();
     let options = ServeOptions::new(12, 2, 1000).unwrap();
-    let state = othbook::protocol::web::AppState::new(book, "damaged.book".into(), options);
+    let state = othbook::serve::AppState::new(book, "damaged.book".into(), options);
     let s = TestServer::start_state(state.unwrap());
     let dir_text = dir.path().display().to_string();
     for query in [

@@ -10,7 +10,7 @@ mod common;
 use common::web::{base64_decode, request, TestServer, BOOK};
 use othbook::board::{parse_moves, Position};
 use othbook::book::Book;
-use othbook::protocol::web::ServeOptions;
+use othbook::serve::ServeOptions;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::Path;

@@ -6,7 +6,7 @@
 mod common;
 
 use common::web::{raw, TestServer};
-use othbook::protocol::web::{ServeOptions, HEAD_TIMEOUT};
+use othbook::serve::{ServeOptions, HEAD_TIMEOUT};
 use serde_json::Value;
 use std::time::Duration;
 

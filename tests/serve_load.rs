@@ -11,7 +11,7 @@ mod common;
 use common::web::{request, TestServer, BOOK};
 use othbook::board::{format_moves, Move, Position};
 use othbook::book::Book;
-use othbook::protocol::web::ServeOptions;
+use othbook::serve::ServeOptions;
 use std::time::{Duration, Instant};
 
 const CLIENTS: usize = 50;

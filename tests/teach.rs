@@ -3,14 +3,15 @@
 
 mod common;
 
-use othbook::games::expectimax::expectimax_value;
-use othbook::games::maxn::maxn_values;
-use othbook::games::mcts::{Budget as MctsBudget, Mcts};
-use othbook::games::minimax::{search_value, Method};
-use othbook::games::othello::{Discs, Othello};
-use othbook::games::robots::{Action, Cell, Dir, Prospects, Robots, Warehouse};
-use othbook::games::tictactoe::{Grid, OpenLines, TicTacToe};
-use othbook::games::{Game, Heuristic, Rng};
+use othbook::rng::Rng;
+use othbook::teach::expectimax::expectimax_value;
+use othbook::teach::maxn::maxn_values;
+use othbook::teach::mcts::{Budget as MctsBudget, Mcts};
+use othbook::teach::minimax::{search_value, Method};
+use othbook::teach::othello::{Discs, Othello};
+use othbook::teach::robots::{Action, Cell, Dir, Prospects, Robots, Warehouse};
+use othbook::teach::tictactoe::{Grid, OpenLines, TicTacToe};
+use othbook::teach::{Game, Heuristic};
 use proptest::prelude::*;
 use std::collections::HashSet;
 

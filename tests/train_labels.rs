@@ -8,7 +8,7 @@ mod common;
 use common::{need, othbook};
 use othbook::engine::{Engine, EngineOptions, Evaluator, Limits, PatternEval, Selectivity, SCALE};
 use othbook::train::label::{self, LabelOptions};
-use othbook::train::{train, train_joint, train_labels, TrainOptions};
+use othbook::train::{train, train_joint, train_labels, LabelWeight, TrainSettings};
 use othbook::transcript::{ingest, IngestOptions};
 use std::path::PathBuf;
 
@@ -384,13 +384,16 @@ fn joint_fit_is_deterministic_and_weighs_the_labels() {
         ..LabelOptions::default()
     };
     let labels = label::label(&games, &mut engine(), &lab_opts, |_| {}).expect("labels");
-    let opts = TrainOptions {
+    let opts = TrainSettings {
         iterations: 10,
-        ..TrainOptions::default()
-    };
+        ..TrainSettings::default()
+    }
+    .check()
+    .unwrap();
     // Without labels, the joint fit is the game-result fit, byte for byte.
     let plain = train(&games, &opts, |_| {}).expect("trains");
-    let none = train_joint(&games, &[], 3.0, &opts, |_| {}).expect("trains");
+    let none =
+        train_joint(&games, &[], LabelWeight::new(3.0).unwrap(), &opts, |_| {}).expect("trains");
     assert_eq!(plain.eval.to_bytes(), none.eval.to_bytes());
     let mae = |e: &PatternEval| {
         labels
@@ -402,9 +405,17 @@ fn joint_fit_is_deterministic_and_weighs_the_labels() {
             .sum::<f64>()
             / labels.len() as f64
     };
-    let light = train_joint(&games, &labels, 1.0, &opts, |_| {}).expect("trains");
-    let heavy = train_joint(&games, &labels, 50.0, &opts, |_| {}).expect("trains");
-    let again = train_joint(&games, &labels, 50.0, &opts, |_| {}).expect("trains");
+    let joint = |weight: f64| {
+        train_joint(
+            &games,
+            &labels,
+            LabelWeight::new(weight).unwrap(),
+            &opts,
+            |_| {},
+        )
+        .expect("trains")
+    };
+    let (light, heavy, again) = (joint(1.0), joint(50.0), joint(50.0));
     assert_eq!(
         heavy.eval.to_bytes(),
         again.eval.to_bytes(),
@@ -415,8 +426,8 @@ fn joint_fit_is_deterministic_and_weighs_the_labels() {
         h < l && l <= p,
         "label error: plain {p}, weight 1 {l}, weight 50 {h}"
     );
-    assert!(train_joint(&games, &labels, 0.0, &opts, |_| {}).is_err());
-    assert!(train_joint(&games, &labels, f64::NAN, &opts, |_| {}).is_err());
+    assert!(LabelWeight::new(0.0).is_err());
+    assert!(LabelWeight::new(f64::NAN).is_err());
 }
 
 #[test]
@@ -445,10 +456,12 @@ fn label_command_writes_a_file_that_trains_toward_its_labels() {
     );
 
     let prior = PatternEval::default();
-    let opts = TrainOptions {
+    let opts = TrainSettings {
         holdout: 0,
-        ..TrainOptions::default()
-    };
+        ..TrainSettings::default()
+    }
+    .check()
+    .unwrap();
     let a = train_labels(&labels, &opts, &prior, |_| {}).expect("trains");
     let b = train_labels(&labels, &opts, &prior, |_| {}).expect("trains");
     assert_eq!(a.eval.to_bytes(), b.eval.to_bytes(), "deterministic");
@@ -505,11 +518,13 @@ fn a_prior_of_another_phase_width_is_refused() {
         board: othbook::board::Board::START,
         value: 0.0,
     }];
-    let opts = TrainOptions {
+    let opts = TrainSettings {
         phase_width: 7,
         holdout: 0,
-        ..TrainOptions::default()
-    };
+        ..TrainSettings::default()
+    }
+    .check()
+    .unwrap();
     assert!(train_labels(&labels, &opts, &PatternEval::default(), |_| {}).is_err());
 }
 

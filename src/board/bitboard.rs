@@ -157,6 +157,14 @@ impl fmt::Display for Bitboard {
     }
 }
 
+impl Square {
+    /// The one-square bitboard.
+    #[must_use]
+    pub const fn bitboard(self) -> Bitboard {
+        Bitboard(1u64 << self as u8)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

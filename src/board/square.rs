@@ -1,10 +1,10 @@
 //! Squares a1..h8: column letter a..h left to right, row 1 at the top; index = row * 8 + column.
 
-use crate::board::Bitboard;
 use std::fmt;
 use std::str::FromStr;
 
-/// One of the 64 squares. The discriminant is the bit index in a [`Bitboard`].
+/// One of the 64 squares. The discriminant is the bit index in a
+/// [`Bitboard`](crate::board::Bitboard).
 #[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 #[rustfmt::skip]
@@ -125,12 +125,6 @@ impl Square {
     #[must_use]
     pub const fn row(self) -> u8 {
         self as u8 >> 3
-    }
-
-    /// The one-square bitboard.
-    #[must_use]
-    pub const fn bitboard(self) -> Bitboard {
-        Bitboard(1u64 << self as u8)
     }
 
     /// Parses the two bytes at the start of `s` as a square (`f5` or `F5`).

@@ -2,7 +2,7 @@
 //! caller, the user's data folder (where an installed binary finds it), or the source tree
 //! othbook was built from (so that `cargo run` works from any folder of a clone).
 
-use crate::data_file::DataFile;
+use crate::data_file::{DataFile, NotFound, Place};
 use std::path::PathBuf;
 
 /// The default book's path relative to the project root.
@@ -28,6 +28,12 @@ const BOOK: DataFile = DataFile {
 #[must_use]
 pub fn default_path() -> PathBuf {
     BOOK.find().unwrap_or_else(|_| PathBuf::from(DEFAULT_BOOK))
+}
+
+/// The default book as [`default_path`] finds it, with where it was found; the error names
+/// every place looked in.
+pub fn locate_default() -> Result<(PathBuf, Place), NotFound> {
+    BOOK.locate()
 }
 
 #[cfg(test)]

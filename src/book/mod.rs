@@ -52,7 +52,7 @@ pub use cut::{CutError, CutReport};
 pub use data::{
     BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
 };
-pub use default::{default_path, BOOK_ENV, DEFAULT_BOOK};
+pub use default::{default_path, locate_default, BOOK_ENV, DEFAULT_BOOK};
 pub use eval::{
     selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
     SCORE_SCALE,

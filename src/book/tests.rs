@@ -209,8 +209,8 @@ fn all_eight_images_of_a_position_give_the_same_numbers() {
     }
 }
 
-/// Regression: `analyze` said "d3 was not played in the book's games" at the start, where
-/// the book lists the four equivalent first moves under f5 only.
+/// The book lists the four equivalent first moves under f5 only: a query for d3 at the start
+/// must find f5's games, not say d3 was never played.
 #[test]
 fn move_stats_count_a_move_equivalent_by_symmetry_as_the_book_move() {
     let gs = games(200, 30);

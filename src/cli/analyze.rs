@@ -9,14 +9,17 @@ use super::common::{
     write_equivalent_moves, write_opening,
 };
 use anyhow::Result;
-use othbook::board::{format_moves, Move};
+use othbook::board::{format_moves, Move, Position};
 use othbook::book::trust::Trust;
+use othbook::book::Book;
 use othbook::engine::{
-    AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind, SearchRequest,
+    Analysis, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
+    SearchRequest, Selectivity,
 };
-use othbook::play::seconds::{Seconds, MAX_SECONDS};
+use othbook::wire::seconds::{Seconds, MAX_SECONDS};
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Prints what the book knows of `pos` (position, its value in an evaluated book, and up to
 /// 8 moves); returns its moves.
@@ -190,7 +193,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
     check_hash(args.hash)?;
     retired_algo(&args.algo)?;
-    let time = match args.time {
+    let time = match args.time.clone() {
         None => None,
         Some(t) => Some(
             t.within(0.001, MAX_SECONDS)
@@ -200,29 +203,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
     let moves = (!args.moves.is_empty()).then(|| args.moves.join(" "));
     let (start, line, pos) = line_from_args(args.position.as_deref(), moves.as_deref())?;
-    let mode = if args.exact {
-        Mode::Exact
-    } else if args.wld {
-        Mode::Wld
-    } else {
-        Mode::Auto
-    };
-    if mode != Mode::Auto && time.is_none() && !pos.board.is_game_over() {
-        check_solve_size(pos.board.empty_count(), args.force, "the position")?;
-    }
-    let depth = match (args.depth, time, mode) {
-        (Some(d), _, _) => Some(d),
-        (None, None, Mode::Auto) => Some(12),
-        _ => None,
-    };
-    let limits = Limits {
-        depth,
-        time,
-        mode,
-        multipv: args.multipv,
-        root_moves: None,
-        selectivity: args.selectivity,
-    };
+    let limits = limits_of(&args, time, &pos)?;
     let request =
         SearchRequest::new(pos.board, limits).map_err(|e| request_error(e, Some(&pos)))?;
 
@@ -269,12 +250,66 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if let Some(e) = io_err {
         return Err(e.into());
     }
+    print_best(
+        out,
+        &a,
+        book.as_deref(),
+        !book_moves.is_empty(),
+        &pos,
+        args.selectivity,
+        threads,
+    )?;
+    writeln!(out, "pv: {}", pv_text(&a.pv))?;
+    Ok(())
+}
+
+/// The search's limits from the arguments: the mode, and depth 12 when neither a depth nor
+/// a time is given; a full solve of too many empties is refused unless forced.
+fn limits_of(args: &Args, time: Option<Duration>, pos: &Position) -> Result<Limits> {
+    let mode = if args.exact {
+        Mode::Exact
+    } else if args.wld {
+        Mode::Wld
+    } else {
+        Mode::Auto
+    };
+    if mode != Mode::Auto && time.is_none() && !pos.board.is_game_over() {
+        check_solve_size(pos.board.empty_count(), args.force, "the position")?;
+    }
+    let depth = match (args.depth, time, mode) {
+        (Some(d), _, _) => Some(d),
+        (None, None, Mode::Auto) => Some(12),
+        _ => None,
+    };
+    let limits = Limits {
+        depth,
+        time,
+        mode,
+        multipv: args.multipv,
+        root_moves: None,
+        selectivity: args.selectivity,
+    };
+    Ok(limits)
+}
+
+/// The closing lines: the best move, what the book says of it, its score and trust, the
+/// search's effort, and the principal variation. `book_has_moves`: the book lists moves
+/// here.
+fn print_best(
+    out: &mut impl Write,
+    a: &Analysis,
+    book: Option<&Book>,
+    book_has_moves: bool,
+    pos: &Position,
+    selectivity: Selectivity,
+    threads: usize,
+) -> Result<()> {
     let what = match a.kind {
         ScoreKind::Midgame => format!("depth {}", a.depth),
         ScoreKind::Exact => "exact".to_string(),
         ScoreKind::Wld => "win/draw/loss".to_string(),
     };
-    let best_in_book = match &book {
+    let best_in_book = match book {
         Some(b) => b.try_move_stats(&pos.board, a.best_move)?,
         None => None,
     };
@@ -287,7 +322,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             st.score()
                 .map_or("-".to_string(), |x| format!("{:.0}%", 100.0 * x))
         )?;
-    } else if book.is_some() && !book_moves.is_empty() {
+    } else if book.is_some() && book_has_moves {
         writeln!(
             out,
             "book: {} was not played in the book's games",
@@ -299,7 +334,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         depth: a.depth.min(255) as u8,
         kind: a.kind.into(),
     };
-    let trust = Trust::of(value, args.selectivity.percent(), pos.board.empty_count());
+    let trust = Trust::of(value, selectivity.percent(), pos.board.empty_count());
     writeln!(
         out,
         "best: {} {} {} ({what}{}), {} nodes in {:.3} s ({:.2} M nodes/s, {threads} thread{})",
@@ -312,7 +347,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         a.nodes_per_second() / 1e6,
         if threads == 1 { "" } else { "s" },
     )?;
-    writeln!(out, "pv: {}", pv_text(&a.pv))?;
     Ok(())
 }
 
@@ -372,9 +406,8 @@ fn print_iteration(out: &mut impl Write, it: &Iteration, multipv: usize) -> std:
 mod tests {
     use super::*;
 
-    /// Regression: on a lazily checked book (over 32 MiB), a damaged block read by the book
-    /// table was taken for a position the book does not hold, and the command searched and
-    /// only failed at the end.
+    /// On a lazily checked book (over 32 MiB), a damaged block read by the book table is an
+    /// error before the search, not a position the book does not hold.
     #[test]
     fn regression_analyze_damaged_lazy_book_said_not_in_book() {
         let dir = tempfile::tempdir().unwrap();
@@ -390,8 +423,8 @@ mod tests {
             bytes[block.start] ^= 0x40;
         }
         std::fs::write(&path, &bytes).unwrap();
-        let book = super::super::common::open_book_checking(Some(&path), 0).expect("opens");
-        let pos = super::super::common::position_from_args(None, Some("f5")).unwrap();
+        let book = crate::cli::common::open_book_checking(Some(&path), 0).expect("opens");
+        let pos = crate::cli::common::position_from_args(None, Some("f5")).unwrap();
         let mut out = Vec::new();
         let err = print_book(&mut out, &book, &pos).expect_err("damage reported");
         assert!(err.to_string().contains("checksum mismatch"), "{err}");

@@ -119,56 +119,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         read_ffo(&path, args.ffo_range)?
     };
     let mut signature = 0u64;
-    let (mut mid_nodes, mut mid_secs) = (0u64, 0f64);
     writeln!(
         out,
         "{:<34} {:>6} {:>12} {:>8} {:>8}  best",
         "position", "depth", "nodes", "time", "Mn/s"
     )?;
-    for (plies, seed, depth) in MIDGAME {
-        let pos = midgame_position(plies, seed);
-        let moves = format!("ply {plies} seed {seed}");
-        engine.clear();
-        let a = engine.analyze(&pos.board, &Limits::depth(depth))?;
-        signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
-        mid_nodes += a.nodes;
-        mid_secs += a.elapsed.as_secs_f64();
-        writeln!(
-            out,
-            "{moves:<34} {depth:>6} {:>12} {:>7.3}s {:>8.2}  {} {}",
-            a.nodes,
-            a.elapsed.as_secs_f64(),
-            a.nodes_per_second() / 1e6,
-            a.best_move,
-            othbook::engine::score_text(a.score, a.kind)
-        )?;
-    }
-    let (mut end_nodes, mut end_secs) = (0u64, 0f64);
-    for &(id, ref pos, best) in &ffo {
-        engine.clear();
-        let a = engine.analyze(&pos.board, &Limits::exact())?;
-        signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
-        end_nodes += a.nodes;
-        end_secs += a.elapsed.as_secs_f64();
-        // A fast wrong answer is no benchmark: the solve must give the file's score.
-        if a.score / SCALE != best {
-            anyhow::bail!(
-                "FFO #{id}: solved as {:+}, the file says {best:+}: the solver is wrong",
-                a.score / SCALE
-            );
-        }
-        writeln!(
-            out,
-            "{:<34} {:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+}",
-            format!("FFO #{id}"),
-            format!("{}@", pos.board.empty_count()),
-            a.nodes,
-            a.elapsed.as_secs_f64(),
-            a.nodes_per_second() / 1e6,
-            a.best_move,
-            a.score / SCALE
-        )?;
-    }
+    let (mid_nodes, mid_secs) = midgame_rows(&mut engine, &mut signature, out)?;
+    let (end_nodes, end_secs) = endgame_rows(&mut engine, &ffo, &mut signature, out)?;
     writeln!(
         out,
         "midgame: {mid_nodes} nodes {mid_secs:.3} s {:.2} M nodes/s",
@@ -205,6 +162,71 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Searches the fixed midgame positions, one row each: their nodes and seconds in all.
+fn midgame_rows(
+    engine: &mut Engine,
+    signature: &mut u64,
+    out: &mut impl Write,
+) -> Result<(u64, f64)> {
+    let (mut mid_nodes, mut mid_secs) = (0u64, 0f64);
+    for (plies, seed, depth) in MIDGAME {
+        let pos = midgame_position(plies, seed);
+        let moves = format!("ply {plies} seed {seed}");
+        engine.clear();
+        let a = engine.analyze(&pos.board, &Limits::depth(depth))?;
+        *signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
+        mid_nodes += a.nodes;
+        mid_secs += a.elapsed.as_secs_f64();
+        writeln!(
+            out,
+            "{moves:<34} {depth:>6} {:>12} {:>7.3}s {:>8.2}  {} {}",
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.nodes_per_second() / 1e6,
+            a.best_move,
+            othbook::engine::score_text(a.score, a.kind)
+        )?;
+    }
+    Ok((mid_nodes, mid_secs))
+}
+
+/// Solves the FFO positions, one row each, checking each score against the file's: their
+/// nodes and seconds in all.
+fn endgame_rows(
+    engine: &mut Engine,
+    ffo: &[(usize, Position, i32)],
+    signature: &mut u64,
+    out: &mut impl Write,
+) -> Result<(u64, f64)> {
+    let (mut end_nodes, mut end_secs) = (0u64, 0f64);
+    for &(id, ref pos, best) in ffo {
+        engine.clear();
+        let a = engine.analyze(&pos.board, &Limits::exact())?;
+        *signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
+        end_nodes += a.nodes;
+        end_secs += a.elapsed.as_secs_f64();
+        // A fast wrong answer is no benchmark: the solve must give the file's score.
+        if a.score / SCALE != best {
+            anyhow::bail!(
+                "FFO #{id}: solved as {:+}, the file says {best:+}: the solver is wrong",
+                a.score / SCALE
+            );
+        }
+        writeln!(
+            out,
+            "{:<34} {:>6} {:>12} {:>7.3}s {:>8.2}  {} {:+}",
+            format!("FFO #{id}"),
+            format!("{}@", pos.board.empty_count()),
+            a.nodes,
+            a.elapsed.as_secs_f64(),
+            a.nodes_per_second() / 1e6,
+            a.best_move,
+            a.score / SCALE
+        )?;
+    }
+    Ok((end_nodes, end_secs))
 }
 
 /// FFO positions `first..=last` from the file: each with the best score the file gives.

@@ -93,7 +93,7 @@ pub fn measure_choice(
             best[k] += usize::from(lost == 0);
             loss[k] += lost;
         }
-        super::bench_quality::progress("move choice", i + 1, positions.len(), start);
+        super::bench_progress::progress("move choice", i + 1, positions.len(), start);
     }
     let n = positions.len().max(1) as f64;
     let scale = f64::from(SCALE);

@@ -11,6 +11,7 @@
 //! weights always give the same figures.
 
 use super::bench_choice::{choice_set, measure_choice, ChoiceReport};
+use super::bench_progress::progress;
 use super::common::bad;
 use anyhow::{bail, Context, Result};
 use othbook::board::Position;
@@ -178,20 +179,60 @@ fn swing_set(games: &[GameRecord], n: usize) -> Vec<Position> {
         .collect()
 }
 
-/// Every tenth position, how far a part of the measurement is.
-pub(super) fn progress(what: &str, done: usize, total: usize, start: Instant) {
-    if done.is_multiple_of(10) {
-        eprintln!(
-            "{what}: {done}/{total} positions ({:.1} s)",
-            start.elapsed().as_secs_f64()
-        );
-    }
-}
-
 fn score(engine: &mut Engine, pos: &Position, depth: u32, s: Selectivity) -> Result<f64> {
     engine.clear();
     let a = engine.analyze(&pos.board, &Limits::depth(depth).selectivity(s))?;
     Ok(f64::from(a.score) / f64::from(SCALE))
+}
+
+/// Over `swing`, per pair of consecutive depths of [`SWING_DEPTHS`], the summed change of
+/// the score, and the summed odd-minus-even change.
+fn swings(
+    engine: &mut Engine,
+    swing: &[Position],
+    selectivity: Selectivity,
+    start: Instant,
+) -> Result<(Vec<f64>, f64)> {
+    let pairs = (*SWING_DEPTHS.end() - *SWING_DEPTHS.start()) as usize;
+    let mut swing_sum = vec![0.0; pairs];
+    let mut odd_even = 0.0;
+    for (i, pos) in swing.iter().enumerate() {
+        let s: Vec<f64> = SWING_DEPTHS
+            .map(|d| score(engine, pos, d, selectivity))
+            .collect::<Result<_>>()?;
+        for (k, w) in s.windows(2).enumerate() {
+            swing_sum[k] += (w[1] - w[0]).abs();
+            let d = SWING_DEPTHS.start() + k as u32;
+            odd_even += if d % 2 == 1 { w[0] - w[1] } else { w[1] - w[0] };
+        }
+        progress("swing", i + 1, swing.len(), start);
+    }
+    Ok((swing_sum, odd_even))
+}
+
+/// Per depth of `depths`, the mean distance of the search's score from the exact one on
+/// `exact`.
+fn accuracy(
+    engine: &mut Engine,
+    exact: &[Scored],
+    depths: &[u32],
+    selectivity: Selectivity,
+    start: Instant,
+) -> Result<Vec<(u32, f64)>> {
+    let mut accuracy = Vec::new();
+    for &d in depths {
+        let mut err = 0.0;
+        for s in exact {
+            err += (score(engine, &s.position, d, selectivity)? - f64::from(s.exact)).abs();
+        }
+        eprintln!(
+            "accuracy at depth {d}: {} positions ({:.1} s)",
+            exact.len(),
+            start.elapsed().as_secs_f64()
+        );
+        accuracy.push((d, err / exact.len().max(1) as f64));
+    }
+    Ok(accuracy)
 }
 
 /// Runs the measurement.
@@ -235,39 +276,20 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
         start.elapsed().as_secs_f64()
     );
     let pairs = (*SWING_DEPTHS.end() - *SWING_DEPTHS.start()) as usize;
-    let mut swing_sum = vec![0.0; pairs];
-    let mut odd_even = 0.0;
-    for (i, pos) in swing.iter().enumerate() {
-        let s: Vec<f64> = SWING_DEPTHS
-            .map(|d| score(&mut engine, pos, d, args.selectivity))
-            .collect::<Result<_>>()?;
-        for (k, w) in s.windows(2).enumerate() {
-            swing_sum[k] += (w[1] - w[0]).abs();
-            let d = SWING_DEPTHS.start() + k as u32;
-            odd_even += if d % 2 == 1 { w[0] - w[1] } else { w[1] - w[0] };
-        }
-        progress("swing", i + 1, swing.len(), start);
-    }
+    let (swing_sum, odd_even) = swings(&mut engine, &swing, args.selectivity, start)?;
     let n_swing = swing.len().max(1) as f64;
     let swing_by_depth: Vec<(u32, f64)> = swing_sum
         .iter()
         .enumerate()
         .map(|(k, s)| (SWING_DEPTHS.start() + k as u32, s / n_swing))
         .collect();
-    let mut accuracy = Vec::new();
-    for &d in &args.accuracy_depths {
-        let mut err = 0.0;
-        for s in &exact {
-            err +=
-                (score(&mut engine, &s.position, d, args.selectivity)? - f64::from(s.exact)).abs();
-        }
-        eprintln!(
-            "accuracy at depth {d}: {} positions ({:.1} s)",
-            exact.len(),
-            start.elapsed().as_secs_f64()
-        );
-        accuracy.push((d, err / exact.len().max(1) as f64));
-    }
+    let accuracy = accuracy(
+        &mut engine,
+        &exact,
+        &args.accuracy_depths,
+        args.selectivity,
+        start,
+    )?;
     let labels = match args.label_depth {
         Some(depth) if !exact.is_empty() => Some(label_accuracy(
             &mut engine,

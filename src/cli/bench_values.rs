@@ -9,13 +9,13 @@
 //! table, as `book evaluate` searches its leaves, so the figures do not depend on the
 //! thread count. Whole-book figures weigh each group by the positions it holds.
 
-use super::bench_values_report::{tally, Group, Outcome, Settings, ValuesReport};
+use super::bench_values_report::{tally, Group, Job, Outcome, Reference, Settings, ValuesReport};
 use super::common::bad;
 use anyhow::Result;
 use othbook::board::{Bitboard, Board, Move};
 use othbook::book::key::{equivalent_moves, stable_hash, Key};
 use othbook::book::{board_of, Book, Leaf, Score, ValueKind};
-use othbook::engine::{Engine, EngineOptions, Limits, Selectivity, MAX_DEPTH};
+use othbook::engine::{Engine, EngineOptions, MAX_DEPTH};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -64,44 +64,6 @@ pub struct ValuesArgs {
     /// Seed of the samples: the same seed picks the same positions.
     #[arg(long, default_value_t = 1, requires = "values")]
     pub seed: u64,
-}
-
-/// How the positions are searched.
-#[derive(Clone, Copy, Debug)]
-pub struct Reference {
-    /// Positions with at most this many empties are solved.
-    pub exact_empties: u32,
-    /// Depth of the searches of the others.
-    pub depth: u32,
-    /// Multi-ProbCut level of those searches.
-    pub selectivity: Selectivity,
-    /// Transposition table per worker, MiB.
-    pub hash_mb: usize,
-}
-
-impl Reference {
-    /// The limits for a position with `empties` empty squares.
-    fn limits(&self, empties: u32) -> Limits {
-        if empties <= self.exact_empties {
-            Limits::exact()
-        } else {
-            Limits::depth(self.depth).selectivity(self.selectivity)
-        }
-    }
-}
-
-/// One sampled position.
-#[derive(Clone, Debug)]
-pub struct Job {
-    /// Canonical board (the one searched).
-    pub key: Key,
-    /// Index of its group.
-    pub group: usize,
-    /// The book's value for the side to move.
-    pub book: Score,
-    /// The book's best move on the canonical board, when the book knows every move (a leaf
-    /// and the values of its positions) and there is a choice (two legal moves or more).
-    pub book_move: Option<Move>,
 }
 
 /// The rank of `key` in the sample of `seed`: a stable hash, the same on every machine.
@@ -242,7 +204,7 @@ pub fn search_all(jobs: &[Job], reference: &Reference, threads: usize) -> Result
                         let Some(job) = jobs.get(i) else { break };
                         let _ = outcomes[i].set(search(&mut engine, job, reference)?);
                         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        super::bench_quality::progress("values", n, jobs.len(), start);
+                        super::bench_progress::progress("values", n, jobs.len(), start);
                     }
                     Ok(())
                 };

@@ -3,11 +3,51 @@
 //! searches, and whether the book's best move is the reference's; rendered as a table or
 //! JSON.
 
-use super::bench_values::{Job, Reference};
+use othbook::board::Move;
+use othbook::book::key::Key;
 use othbook::book::EvalInfo;
-use othbook::engine::SCALE;
+use othbook::book::Score;
+use othbook::engine::{Limits, Selectivity, SCALE};
 use serde::Serialize;
 use std::io::Write;
+
+/// How the positions are searched.
+#[derive(Clone, Copy, Debug)]
+pub struct Reference {
+    /// Positions with at most this many empties are solved.
+    pub exact_empties: u32,
+    /// Depth of the searches of the others.
+    pub depth: u32,
+    /// Multi-ProbCut level of those searches.
+    pub selectivity: Selectivity,
+    /// Transposition table per worker, MiB.
+    pub hash_mb: usize,
+}
+
+impl Reference {
+    /// The limits for a position with `empties` empty squares.
+    pub(super) fn limits(&self, empties: u32) -> Limits {
+        if empties <= self.exact_empties {
+            Limits::exact()
+        } else {
+            Limits::depth(self.depth).selectivity(self.selectivity)
+        }
+    }
+}
+
+/// One sampled position.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// Canonical board (the one searched).
+    pub key: Key,
+    /// Index of its group.
+    pub group: usize,
+    /// The book's value for the side to move.
+    pub book: Score,
+    /// The book's best move on the canonical board, when the book knows every move (a leaf
+    /// and the values of its positions) and there is a choice (two legal moves or more).
+    pub book_move: Option<Move>,
+}
 
 /// A move losing this much (hundredths of a disc) by the reference counts as a bad choice.
 const BAD_CHOICE: i32 = 2 * SCALE;

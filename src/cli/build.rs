@@ -1,6 +1,6 @@
 //! `othbook build`: reads game files of any supported format and writes an opening book.
 
-use super::common::{bad, threads_arg};
+use super::common::{bad, threads_arg, years_arg};
 use super::interrupt::{self, Interrupted};
 use super::output_path::{claim, Output, BOOK};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
@@ -156,20 +156,6 @@ pub(super) fn stopped(e: BookError) -> anyhow::Error {
     }
 }
 
-pub(super) fn parse_years(text: &str) -> Result<(u16, u16)> {
-    let err = || bad(format!("--years {text:?}: use A-B or A, e.g. 1990-2000"));
-    let (a, b) = match text.split_once('-') {
-        Some((a, b)) => (a.trim(), b.trim()),
-        None => (text.trim(), text.trim()),
-    };
-    let a: u16 = a.parse().map_err(|_| err())?;
-    let b: u16 = b.parse().map_err(|_| err())?;
-    if a > b {
-        return Err(err());
-    }
-    Ok((a, b))
-}
-
 /// The book's date: `SOURCE_DATE_EPOCH`, else the newest input's modification time, so that
 /// rebuilding the same inputs gives the same bytes.
 fn created(inputs: &[PathBuf]) -> Result<u64> {
@@ -220,7 +206,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 Side::Black => PlayerColor::Black,
                 Side::White => PlayerColor::White,
             },
-            years: args.years.as_deref().map(parse_years).transpose()?,
+            years: args.years.as_deref().map(years_arg).transpose()?,
             event: args.event.clone(),
             complete_only: args.complete_only,
         },

@@ -1,12 +1,12 @@
 //! `othbook calibrate probcut`: fits Multi-ProbCut's regressions on positions from game
-//! files and writes the table the engine embeds (`src/engine/probcut/table.rs`).
+//! files and writes the table the engine embeds (`src/engine/selectivity/table.rs`).
 
 use super::common::bad;
 use super::output_path::{claim, Output};
 use anyhow::{Context, Result};
-use othbook::engine::probcut::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
+use othbook::engine::selectivity::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
 use othbook::engine::{Engine, EngineOptions, PatternEval};
-use othbook::train::probcut::{
+use othbook::train::probcut_calibration::{
     fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv,
 };
 use othbook::transcript::{ingest, IngestOptions};
@@ -42,7 +42,7 @@ enum What {
     after_help = "Each midgame position is searched to every depth up to 14 without \
 ProbCut; each endgame position (12-20 empties) is searched shallow and solved exactly. One \
 thread, a cleared table per position: the same games and counts give the same file. \
-Rebuild othbook after writing the table into src/engine/probcut/table.rs."
+Rebuild othbook after writing the table into src/engine/selectivity/table.rs."
 )]
 struct ProbcutArgs {
     /// Game files (WTHOR, .gam, PGN, GGF, move lists).
@@ -56,7 +56,7 @@ struct ProbcutArgs {
     end_positions: usize,
     /// Where to write the table (`-`: standard output). A file is locked while the command
     /// runs: a second othbook writing it stops at once with exit code 75.
-    #[arg(long, short, default_value = "src/engine/probcut/table.rs")]
+    #[arg(long, short, default_value = "src/engine/selectivity/table.rs")]
     out: Output,
     /// Also write every sample (TSV: each midgame position's values at depths 1-14, each
     /// endgame position's shallow value and exact score, in SCALE units), to check the fit's

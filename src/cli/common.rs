@@ -2,6 +2,8 @@
 
 use anyhow::Result;
 use othbook::board::{parse_moves, Move, Position};
+use othbook::engine::ThreadCount;
+use othbook::report::query::{Depth, QueryError, Target};
 use std::path::Path;
 
 /// An error in what the user typed: reported with exit code 2.
@@ -159,17 +161,11 @@ pub fn line_from_args(
     position: Option<&str>,
     moves: Option<&str>,
 ) -> Result<(Position, Vec<Move>, Position)> {
-    let start = match position {
-        Some(text) => text
-            .parse::<Position>()
-            .map_err(|e| bad(format!("invalid --position: {e}")))?,
-        None => Position::START,
-    };
-    let Some(moves) = moves else {
-        return Ok((start, Vec::new(), start));
-    };
-    let replay = othbook::board::play_line(&start, moves).map_err(|e| bad(e.to_string()))?;
-    Ok((start, replay.moves, replay.end))
+    let t = Target::parse(position, moves).map_err(|e| match e {
+        QueryError::Position(e) => bad(format!("invalid --position: {e}")),
+        e => bad(e.to_string()),
+    })?;
+    Ok((t.start, t.line, t.pos))
 }
 
 /// The deepest named opening along the moves from `start`.
@@ -185,20 +181,18 @@ pub fn opening_along(start: &Position, moves: &[Move]) -> Option<othbook::report
 /// use (saying so on stderr).
 pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    match threads {
-        Some(0) => Err(bad("--threads must be at least 1")),
-        Some(n) if n > 1024 => Err(bad(format!("--threads {n} is out of range: use 1 to 1024"))),
-        Some(n) if n > othbook::engine::max_threads() => {
-            let max = othbook::engine::max_threads();
-            eprintln!(
-                "othbook: --threads {n} is more than {cores} core{} can use: searching with {max}",
-                if cores == 1 { "" } else { "s" }
-            );
-            Ok(max)
-        }
-        Some(n) => Ok(n),
-        None => Ok(cores),
+    let Some(n) = threads else {
+        return Ok(cores);
+    };
+    let count = ThreadCount::new(n).map_err(|e| bad(format!("--{e}")))?;
+    if count.capped() {
+        eprintln!(
+            "othbook: --threads {n} is more than {cores} core{} can use: searching with {}",
+            if cores == 1 { "" } else { "s" },
+            count.used()
+        );
     }
+    Ok(count.used())
 }
 
 /// Most empties an exact or win/draw/loss solve takes without `--force`: each empty square
@@ -224,14 +218,16 @@ pub fn check_solve_size(empties: u32, force: bool, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Checks a search `--depth` in plies (1 to the engine's maximum).
-pub fn depth_arg(depth: Option<u32>) -> Result<()> {
-    match depth {
-        Some(d) => othbook::engine::Limits::depth(d)
-            .validate()
-            .map_err(|e| request_error(e, None)),
-        None => Ok(()),
-    }
+/// `--years`: `1990-2000` or `1995`.
+pub fn years_arg(text: &str) -> Result<(u16, u16)> {
+    othbook::report::query::parse_years(text).map_err(|e| bad(format!("--years {e}")))
+}
+
+/// A search `--depth` in plies (1 to the engine's maximum), checked.
+pub fn depth_arg(depth: Option<u32>) -> Result<Option<Depth>> {
+    depth
+        .map(|d| Depth::new(d, othbook::engine::MAX_DEPTH).map_err(|e| bad(format!("--{e}"))))
+        .transpose()
 }
 
 /// A search request the engine refused, said in the command line's terms: the option that

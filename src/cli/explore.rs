@@ -107,11 +107,11 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.position.is_none() && moves.as_deref().is_some_and(|m| m.trim().is_empty()) {
         return Err(bad("empty move string"));
     }
-    depth_arg(args.depth)?;
+    let depth = depth_arg(args.depth)?;
     let threads = threads_arg(args.threads)?;
     let book = open_book(args.book.as_deref())?;
-    let scores = match args.depth {
-        Some(d) => score_moves(&pos, d, threads)?,
+    let scores = match depth {
+        Some(d) => score_moves(&pos, d.plies(), threads)?,
         None => None,
     };
     let filter = args.filter.filter()?;
@@ -122,7 +122,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             pos: &pos,
             opening: opening_along(&start, &line),
             scores: scores.as_ref(),
-            eval_asked: args.depth.is_some(),
+            eval_asked: depth.is_some(),
             games: found.as_ref().map(|(found, table)| ExploreGames {
                 filtered: filter.is_some(),
                 found,

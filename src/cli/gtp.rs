@@ -2,9 +2,9 @@
 
 use super::common::bad;
 use anyhow::Result;
-use othbook::play::seconds::Seconds;
 use othbook::play::spec::PlayerSpec;
 use othbook::protocol::gtp::GtpServer;
+use othbook::wire::seconds::Seconds;
 use std::io::Write;
 
 /// The player behind `genmove` when none is given.

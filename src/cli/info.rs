@@ -9,18 +9,30 @@ use std::path::PathBuf;
 
 /// Arguments of `othbook info`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Example:\n  othbook info books/wthor.book")]
+#[command(
+    after_help = "Without a file: the default book, and where it was found ($OTHBOOK_BOOK, \
+else books/wthor.book here, in the data folder or in the source tree).\n\n\
+Examples:\n  othbook info books/wthor.book\n  othbook info"
+)]
 pub struct Args {
-    /// The book file.
-    file: PathBuf,
+    /// The book file (default: the default book).
+    file: Option<PathBuf>,
     /// Output style.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let book = Book::open(&args.file)?;
-    let r = InfoReport::build(&book, &args.file.display().to_string())?;
+    let (file, found) = match args.file {
+        Some(file) => (file, None),
+        None => {
+            let (file, place) = othbook::book::locate_default()?;
+            (file, Some(place.to_string()))
+        }
+    };
+    let book = Book::open(&file)?;
+    let mut r = InfoReport::build(&book, &file.display().to_string())?;
+    r.found = found;
     match args.format {
         OutputFormat::Json => write_json(out, &r),
         OutputFormat::Table | OutputFormat::Tsv => {
@@ -34,6 +46,9 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             };
             let o = &r.options;
             row("file", r.file.clone())?;
+            if let Some(found) = &r.found {
+                row("found", format!("the default book, {found}"))?;
+            }
             row("format", format!("othbook book, version {}", r.version))?;
             row("bytes", r.bytes.to_string())?;
             row("created", r.created_utc.clone())?;

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 mod analyze;
 mod bench;
 mod bench_choice;
+mod bench_progress;
 mod bench_quality;
 mod bench_values;
 mod bench_values_report;
@@ -135,7 +136,8 @@ enum Command {
     /// Merge books built with the same options.
     /// Example: othbook merge a.book b.book -o ab.book
     Merge(merge::Args),
-    /// A book's values and other programs' books: evaluate, deviate, apply shards, fix, add-games, import, export.
+    /// A book's values and other programs' books: evaluate, apply, deviate, enhance, fix,
+    /// import, add-games, export.
     /// Example: othbook book evaluate my.book --depth 12
     Book(book::Args),
     /// Show a book's header, counts, sources and build options.

@@ -4,8 +4,8 @@ use super::common::bad;
 use anyhow::Result;
 use othbook::engine::{Engine, EngineOptions};
 use othbook::play::book_choice::BookSetting;
-use othbook::play::seconds::Seconds;
 use othbook::protocol::nboard::NboardServer;
+use othbook::wire::seconds::Seconds;
 use std::io::Write;
 
 /// Arguments of `othbook nboard`.
@@ -76,9 +76,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         BookSetting::Default.open()?
     };
-    let seed = args
-        .seed
-        .unwrap_or_else(othbook::play::search::Rng::fresh_seed);
+    let seed = args.seed.unwrap_or_else(othbook::rng::Rng::fresh_seed);
     let mut server = NboardServer::new(engine, args.depth, time.duration())
         .with_book(book)
         .with_book_randomness(args.book_randomness, seed);

@@ -10,8 +10,8 @@ use othbook::data_file::DataFile;
 use othbook::play::arena::{elo_interval, run_match, totals, MatchConfig, MatchGame, Termination};
 use othbook::play::clock::TimeControl;
 use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
-use othbook::play::seconds::Seconds;
 use othbook::play::spec::{players, PlayerSpec};
+use othbook::wire::seconds::Seconds;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -146,7 +146,7 @@ fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
 }
 
 fn shuffle<T>(v: &mut [T], seed: u64) {
-    let mut rng = othbook::play::search::Rng::new(seed);
+    let mut rng = othbook::rng::Rng::new(seed);
     for i in (1..v.len()).rev() {
         v.swap(i, rng.below(i + 1));
     }

@@ -2,12 +2,13 @@
 //! shared by `explore`, `top` and `games find`, and reading a book's game table for them:
 //! through the book's index of its games when it has one, else the whole table.
 
-use super::build::{parse_years, Side};
+use super::build::Side;
 use super::common::bad;
 use anyhow::Result;
 use othbook::board::Board;
 use othbook::book::games::{GameExcerpt, GameSelection, PositionGames};
 use othbook::book::{Book, BookError, GameFilter, GameTable, PlayerColor};
+use othbook::report::query::{game_filter, FilterText, QueryError};
 
 /// The filter options of a query.
 #[derive(clap::Args, Debug, Default)]
@@ -33,18 +34,21 @@ pub struct FilterArgs {
 impl FilterArgs {
     /// The filter, or `None` when no option was given.
     pub fn filter(&self) -> Result<Option<GameFilter>> {
-        let filter = GameFilter {
-            player: self.player.clone(),
-            player_color: match self.color {
-                None | Some(Side::Either) => PlayerColor::Either,
-                Some(Side::Black) => PlayerColor::Black,
-                Some(Side::White) => PlayerColor::White,
-            },
-            years: self.years.as_deref().map(parse_years).transpose()?,
-            event: self.event.clone(),
+        let text = FilterText {
+            player: self.player.as_deref(),
+            color: self.color.map(|side| match side {
+                Side::Either => PlayerColor::Either,
+                Side::Black => PlayerColor::Black,
+                Side::White => PlayerColor::White,
+            }),
+            years: self.years.as_deref(),
+            event: self.event.as_deref(),
             complete_only: self.complete_only,
         };
-        Ok((filter != GameFilter::default()).then_some(filter))
+        game_filter(&text).map_err(|e| match e {
+            QueryError::Years { .. } => bad(format!("--years {e}")),
+            e => bad(format!("--{}: {}", e.param(), e.reason())),
+        })
     }
 }
 

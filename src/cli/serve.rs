@@ -2,7 +2,7 @@
 
 use super::common::bad;
 use anyhow::{Context, Result};
-use othbook::protocol::web::{self, AppState, ServeOptions};
+use othbook::serve::{self, AppState, ServeOptions};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ pub struct Args {
     #[arg(long)]
     open: bool,
     /// Deepest engine search a client may ask for (1-60).
-    #[arg(long, default_value_t = web::DEFAULT_MAX_DEPTH)]
+    #[arg(long, default_value_t = serve::DEFAULT_MAX_DEPTH)]
     max_depth: u32,
     /// Engine searches running at once, one thread each (default: cores, at most 4).
     #[arg(long)]
@@ -61,7 +61,7 @@ fn connection_cap() -> usize {
         // SAFETY: getrlimit and setrlimit read and write the one struct we pass.
         let files = unsafe {
             if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
-                return web::MAX_CONNECTIONS;
+                return serve::MAX_CONNECTIONS;
             }
             let raised = libc::rlimit {
                 rlim_cur: limit.rlim_max,
@@ -74,11 +74,11 @@ fn connection_cap() -> usize {
             }
         };
         let cap = files.min(MAX_OPEN).saturating_sub(RESERVE).max(1);
-        usize::try_from(cap).unwrap_or(web::MAX_CONNECTIONS)
+        usize::try_from(cap).unwrap_or(serve::MAX_CONNECTIONS)
     }
     #[cfg(not(target_os = "linux"))]
     {
-        web::MAX_CONNECTIONS
+        serve::MAX_CONNECTIONS
     }
 }
 
@@ -108,7 +108,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
         let local = listener.local_addr()?;
-        if let Some(warning) = web::network_warning(&local) {
+        if let Some(warning) = serve::network_warning(&local) {
             eprintln!("{warning}");
         }
         let url = format!("http://{local}/");
@@ -127,7 +127,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
                 std::future::pending::<()>().await;
             }
         };
-        web::serve(listener, state, stop).await?;
+        serve::serve(listener, state, stop).await?;
         writeln!(out, "othbook: stopped")?;
         Ok(())
     })

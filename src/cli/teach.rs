@@ -4,12 +4,13 @@
 use super::common::bad;
 use super::output_path::{claim_file, Output, REPORT};
 use anyhow::{Context, Result};
-use othbook::games::arena::{
+use othbook::rng::Rng;
+use othbook::teach::arena::{
     board_seed, play_game, run_match, run_tournament, totals, GameKind, MatchSettings, SeatResult,
     Tally, TournamentRow, Visit,
 };
-use othbook::games::spec::{split_players, AgentSpec, Kind, MAX_DEPTH};
-use othbook::games::{Agent, Game, Heuristic, Rng};
+use othbook::teach::spec::{split_players, AgentSpec, Kind, MAX_DEPTH};
+use othbook::teach::{Agent, Game, Heuristic};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;

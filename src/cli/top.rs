@@ -71,20 +71,19 @@ pub struct Args {
     format: OutputFormat,
 }
 
+/// `--first`: the orientation of the lines (default f5).
+fn first_arg(first: Option<&str>) -> Result<Square> {
+    match first.unwrap_or("f5").to_ascii_lowercase().as_str() {
+        "d3" => Ok(Square::D3),
+        "c4" => Ok(Square::C4),
+        "e6" => Ok(Square::E6),
+        "f5" => Ok(Square::F5),
+        other => Err(bad(format!("--first {other}: use d3, c4, e6 or f5"))),
+    }
+}
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let first = match args
-        .first
-        .as_deref()
-        .unwrap_or("f5")
-        .to_ascii_lowercase()
-        .as_str()
-    {
-        "d3" => Square::D3,
-        "c4" => Square::C4,
-        "e6" => Square::E6,
-        "f5" => Square::F5,
-        other => return Err(bad(format!("--first {other}: use d3, c4, e6 or f5"))),
-    };
+    let first = first_arg(args.first.as_deref())?;
     if args.limit == 0 {
         return Err(bad("--limit 0 shows nothing: use 1 or more"));
     }
@@ -140,28 +139,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     )?;
     match args.format {
         OutputFormat::Table if report.lines.is_empty() => {
-            let from = if start.is_empty() {
-                String::new()
-            } else {
-                format!(" starting {}", format_moves(&start))
-            };
-            let games = if min_games > 1 {
-                format!(" of {min_games} games or more")
-            } else {
-                String::new()
-            };
-            let valued = if matches!(args.by, By::Value) {
-                " with a value"
-            } else {
-                ""
-            };
-            writeln!(
-                out,
-                "No line of {} plies{from}{games}{valued} in the book (it holds lines up to \
-                 {} plies).",
-                args.plies, report.book_plies
-            )?;
-            Ok(())
+            no_line(&args, &start, min_games, report.book_plies, out)
         }
         OutputFormat::Table => {
             table(&report, out)?;
@@ -173,6 +151,38 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         OutputFormat::Tsv => tsv(&report, out),
         OutputFormat::Json => write_json(out, &report),
     }
+}
+
+/// The table's answer when no line matches: what was asked, and how deep the book goes.
+fn no_line(
+    args: &Args,
+    start: &[Move],
+    min_games: u64,
+    book_plies: u8,
+    out: &mut impl Write,
+) -> Result<()> {
+    let from = if start.is_empty() {
+        String::new()
+    } else {
+        format!(" starting {}", format_moves(start))
+    };
+    let games = if min_games > 1 {
+        format!(" of {min_games} games or more")
+    } else {
+        String::new()
+    };
+    let valued = if matches!(args.by, By::Value) {
+        " with a value"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "No line of {} plies{from}{games}{valued} in the book (it holds lines up to {} \
+         plies).",
+        args.plies, book_plies
+    )?;
+    Ok(())
 }
 
 /// A line's opening name, or a dash.

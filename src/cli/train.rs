@@ -7,7 +7,8 @@ use anyhow::{Context, Result};
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
 use othbook::train::label::{self, LabelOptions};
 use othbook::train::{
-    parity, train, train_joint, train_labels, Progress, TrainOptions, TrainReport,
+    parity, train, train_joint, train_labels, LabelWeight, Progress, TrainOptions, TrainReport,
+    TrainSettings,
 };
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
@@ -63,19 +64,19 @@ pub struct Args {
     #[arg(long, default_value_t = 1.0, requires = "labels")]
     label_weight: f64,
     /// Empty-square counts per phase (1-60).
-    #[arg(long, default_value_t = TrainOptions::default().phase_width)]
+    #[arg(long, default_value_t = TrainSettings::default().phase_width)]
     phase_width: usize,
     /// Positions this many empties outside a phase also train it.
-    #[arg(long, default_value_t = TrainOptions::default().smoothing)]
+    #[arg(long, default_value_t = TrainSettings::default().smoothing)]
     smoothing: usize,
     /// Ridge penalty (in positions).
-    #[arg(long, default_value_t = TrainOptions::default().lambda)]
+    #[arg(long, default_value_t = TrainSettings::default().lambda)]
     lambda: f64,
     /// Conjugate-gradient iterations per phase.
-    #[arg(long, default_value_t = TrainOptions::default().iterations)]
+    #[arg(long, default_value_t = TrainSettings::default().iterations)]
     iterations: usize,
     /// Hold out every N-th game for the error table (0: none).
-    #[arg(long, default_value_t = TrainOptions::default().holdout)]
+    #[arg(long, default_value_t = TrainSettings::default().holdout)]
     holdout: usize,
     /// Use WTHOR theoretical scores as labels from this many empties up (0: never).
     #[arg(long, default_value_t = 24)]
@@ -172,11 +173,8 @@ const LABELS: &str =
 /// How often `train label` saves the labels it has made so far.
 const LABEL_CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
 
-fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
-    let claimed = claim(args.out.require_file("--out", LABELS)?)?;
-    let out_path = claimed.path();
-    super::common::distinct_files(&args.inputs, &[out_path])?;
-    super::common::check_hash(args.hash)?;
+/// The labelling options of the arguments, checked.
+fn label_options(args: &LabelArgs) -> Result<LabelOptions> {
     let (lo, hi) = args
         .empties
         .split_once('-')
@@ -199,6 +197,32 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
         theoretical: args.theoretical,
     };
     opts.check().map_err(|e| bad(e.to_string()))?;
+    Ok(opts)
+}
+
+/// Why no position was labelled, so that no empty labels file is written.
+fn nothing_labelled(opts: &LabelOptions, games: usize, out_path: &Path) -> anyhow::Error {
+    bad(if opts.per_game == 0 {
+        format!(
+            "none of the {games} games carries a WTHOR theoretical score (WTHOR .wtb files \
+             do); {} was not written",
+            out_path.display()
+        )
+    } else {
+        format!(
+            "no position of the {games} games was labelled (too few games, --every, --empties \
+             or --limit 0?); {} was not written",
+            out_path.display()
+        )
+    })
+}
+
+fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
+    let claimed = claim(args.out.require_file("--out", LABELS)?)?;
+    let out_path = claimed.path();
+    super::common::distinct_files(&args.inputs, &[out_path])?;
+    super::common::check_hash(args.hash)?;
+    let opts = label_options(&args)?;
     let eval = match &args.eval {
         Some(p) => PatternEval::load(p)?,
         None => PatternEval::default(),
@@ -280,21 +304,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     }
     // An empty labels file trains nothing: say why instead of writing one.
     if labels.is_empty() {
-        return Err(bad(if opts.per_game == 0 {
-            format!(
-                "none of the {} games carries a WTHOR theoretical score (WTHOR .wtb files \
-                 do); {} was not written",
-                games.len(),
-                out_path.display()
-            )
-        } else {
-            format!(
-                "no position of the {} games was labelled (too few games, --every, --empties \
-                 or --limit 0?); {} was not written",
-                games.len(),
-                out_path.display()
-            )
-        }));
+        return Err(nothing_labelled(&opts, games.len(), out_path));
     }
     label::save(out_path, &labels)?;
     writeln!(
@@ -318,15 +328,18 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let mut read_files = args.inputs.clone();
     read_files.extend(args.labels.iter().cloned());
     super::common::distinct_files(&read_files, &[out_path])?;
-    let opts = TrainOptions {
+    let opts = TrainSettings {
         phase_width: args.phase_width,
         smoothing: args.smoothing,
         lambda: args.lambda,
         iterations: args.iterations,
         holdout: args.holdout,
         theoretical_from: (args.theoretical_from > 0).then_some(args.theoretical_from),
-    };
-    othbook::train::check(&opts).map_err(|e| bad(e.to_string()))?;
+    }
+    .check()
+    .map_err(|e| bad(format!("--{e}")))?;
+    // The weight of labels matters only with games beside them (`train_joint`).
+    let label_weight = LabelWeight::new(args.label_weight).map_err(|e| bad(format!("--{e}")));
     let start = Instant::now();
     let on_progress = |p: &Progress| report_progress(p, &opts, start);
     let labels = args.labels.as_deref().map(read_labels).transpose()?;
@@ -346,7 +359,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             let games = read_games(&args, out, start)?;
             let set = parity::positions_from_games(&games, opts.holdout, n);
             let report = match labels {
-                Some(labels) => train_joint(&games, labels, args.label_weight, &opts, on_progress),
+                Some(labels) => train_joint(&games, labels, label_weight?, &opts, on_progress),
                 None => train(&games, &opts, on_progress),
             };
             (report, set)

@@ -1,7 +1,7 @@
 //! What a search returns: scored lines, finished iterations and the final [`Analysis`], and
 //! how scores are written for people and machines.
 
-use super::SCALE;
+use super::units::SCALE;
 use crate::board::Move;
 use std::time::Duration;
 

@@ -12,40 +12,30 @@
 mod analysis;
 mod any_eval;
 pub mod eval;
-pub mod probcut;
 mod request;
 mod run;
 mod search;
+pub mod selectivity;
 pub mod stability;
+mod thread_count;
 pub mod tt;
+mod units;
 
 pub use analysis::{score_number, score_text, Analysis, Iteration, Line, ScoreKind};
 pub use any_eval::{AnyEval, EvalCore, EvalKind, SearchEval};
 pub use eval::pattern;
 pub use eval::{EvalFileError, Evaluator, HandEval, PatternEval, Weights};
-pub use probcut::Selectivity;
 pub use request::{Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
+pub use selectivity::Selectivity;
+pub use thread_count::{max_threads, ThreadCount, ThreadCountError, MAX_THREADS_ASKED};
 pub use tt::TranspositionTable;
+pub(crate) use units::INF;
+pub use units::{MAX_DEPTH, SCALE};
 
 use crate::board::Board;
 use run::Search;
 use search::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// Score units per disc in midgame scores (exact results are whole discs times `SCALE`).
-pub const SCALE: i32 = 100;
-/// Larger than any score.
-pub(crate) const INF: i32 = 30_000;
-/// Deepest search accepted (plies).
-pub const MAX_DEPTH: u32 = 60;
-
-/// The most search threads an engine runs: a few per core. More only share the same cores,
-/// and each must be scheduled before it notices that the time is up, so time limits would
-/// stretch with the count.
-#[must_use]
-pub fn max_threads() -> usize {
-    4 * std::thread::available_parallelism().map_or(1, usize::from)
-}
 
 /// How an engine is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,8 +232,25 @@ impl<E: SearchEval> Engine<E> {
 mod tests {
     use super::*;
 
-    /// Regression: `--threads 1000` ran a thousand threads on two cores, and `--time 1` took
-    /// 17 s while each was scheduled in turn to see the deadline.
+    /// `--hash 65536` on a machine without 64 GiB panicked with a backtrace: an engine
+    /// whose table cannot be had is an error naming its size.
+    #[test]
+    fn regression_an_engine_too_large_for_the_machine_panicked() {
+        let Err(e) = Engine::try_new(EngineOptions {
+            hash_mb: 1 << 40,
+            ..EngineOptions::default()
+        }) else {
+            panic!("an engine with an exbibyte table was built");
+        };
+        assert!(
+            e.to_string()
+                .contains("1099511627776 MiB transposition table"),
+            "{e}"
+        );
+    }
+
+    /// A thousand threads asked for on a small machine are capped at what it can use: each
+    /// thread must be scheduled before it sees the deadline, so too many stretch `--time`.
     #[test]
     fn regression_threads_1000_stretched_the_time_limit() {
         let engine = Engine::new(EngineOptions {

@@ -2,8 +2,8 @@
 //! [`SearchRequest`] built from them and a position, checked once when it is built: the
 //! search and the command line rely on it and check nothing again.
 
-use super::probcut::Selectivity;
-use super::MAX_DEPTH;
+use super::selectivity::Selectivity;
+use super::units::MAX_DEPTH;
 use crate::board::{Bitboard, Board};
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 //! read it (a torn read) or whose board differs from theirs. So a probe only ever returns what
 //! was stored for exactly that board.
 
-use super::probcut::Selectivity;
+use super::selectivity::Selectivity;
 use crate::board::Square;
 use std::sync::atomic::{fence, AtomicU64, AtomicU8, Ordering};
 
@@ -422,9 +422,9 @@ impl std::fmt::Debug for TranspositionTable {
 mod tests {
     use super::*;
 
-    /// The first touches of a new table waited for the kernel to find huge pages in the
-    /// middle of a search (`analyze --time 0.1` stopped at depth 4-7 instead of 15 in 3 runs
-    /// of 8): the pages are now faulted in when the table is made.
+    /// The first touches of a new table must not wait for the kernel to find huge pages in
+    /// the middle of a search (`analyze --time 0.1` would stop at depth 4-7 instead of 15):
+    /// the pages are faulted in when the table is made.
     #[cfg(target_os = "linux")]
     #[test]
     fn regression_a_search_stalled_on_the_tables_first_touches() {
@@ -451,17 +451,6 @@ mod tests {
             panic!("an exbibyte table was allocated");
         };
         assert!(!err.to_string().is_empty());
-        let Err(e) = crate::engine::Engine::try_new(crate::engine::EngineOptions {
-            hash_mb: 1 << 40,
-            ..crate::engine::EngineOptions::default()
-        }) else {
-            panic!("an engine with an exbibyte table was built");
-        };
-        assert!(
-            e.to_string()
-                .contains("1099511627776 MiB transposition table"),
-            "{e}"
-        );
         assert_eq!(
             TranspositionTable::try_new(3).expect("small").bytes(),
             2 << 20

@@ -1,5 +1,11 @@
 //! The match runner: plays games between two players under clocks, from openings, in parallel,
 //! and sums up results with an Elo estimate.
+//!
+//! Why a second runner beside [`crate::teach::arena`]: this one plays Othello between any
+//! [`Player`]s, external engines included, in real time: clocks, forfeits on time, illegal
+//! moves or a crashed engine, recorded games and an Elo estimate. The teaching arena plays
+//! any game (two or three players) between in-process agents on move budgets and sums
+//! utilities, nodes and depths per move; neither needs the other's machinery.
 
 use crate::board::{format_moves, Color, Move, Position};
 use crate::play::clock::{Clock, TimeControl};

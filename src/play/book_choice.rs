@@ -4,7 +4,7 @@
 
 use crate::board::{Board, Move};
 use crate::book::{default_path, Book, BookError, MoveStats, MoveValue, Score, SCORE_SCALE};
-use crate::play::search::Rng;
+use crate::rng::Rng;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -310,8 +310,8 @@ mod tests {
         }
     }
 
-    /// Regression: a damaged block of a lazily checked book (gtp/nboard `--book` over
-    /// 32 MiB) made the book's move `None`, so the engine searched as if out of the book.
+    /// A damaged block of a lazily checked book (gtp/nboard `--book` over 32 MiB) is an error,
+    /// not "no book move": the engine must not search as if out of the book.
     #[test]
     fn regression_book_move_damaged_lazy_book_was_no_book_move() {
         let dir = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! Chess clocks for matches: setup time, then T seconds for every K moves (Canadian overtime).
 
-use crate::play::seconds::{percent_of, Seconds};
 use crate::play::Budget;
+use crate::wire::seconds::{percent_of, Seconds};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;

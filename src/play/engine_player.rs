@@ -4,11 +4,11 @@
 use crate::board::Move;
 use crate::book::Book;
 use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, Selectivity};
-use crate::games::greedy::best_action;
-use crate::games::othello::{Hand, Othello};
 use crate::play::book_choice::choose;
-use crate::play::search::Rng;
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
+use crate::rng::Rng;
+use crate::teach::greedy::best_action;
+use crate::teach::othello::{Hand, Othello};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -1,9 +1,9 @@
 //! A player backed by an external GTP engine run as a subprocess (e.g. `gtp-rhino -l 5`).
 
 use crate::board::{Color, Move, Position};
-use crate::play::gtp_wire::{parse_vertex, response_head, Command, Verb};
 use crate::play::subprocess::{excerpt, Link, Process, Silence};
 use crate::play::{Budget, Choice, EngineFault, GameState, Player, PlayerError};
+use crate::wire::gtp::{parse_vertex, response_head, Command, Verb};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take by default to answer a command other than `genmove`: the

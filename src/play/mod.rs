@@ -1,4 +1,4 @@
-//! Players and matches: the classic players (from `games`), external GTP and NBoard engines,
+//! Players and matches: the classic players (from `teach`), external GTP and NBoard engines,
 //! clocks and a match runner.
 
 pub mod arena;
@@ -6,10 +6,8 @@ pub mod book_choice;
 pub mod clock;
 pub mod engine_player;
 pub mod gtp_client;
-pub mod gtp_wire;
 pub mod nboard_client;
 pub mod search;
-pub mod seconds;
 pub mod spec;
 mod subprocess;
 

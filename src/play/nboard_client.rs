@@ -289,8 +289,8 @@ impl Player for NboardPlayer {
 mod tests {
     use super::*;
     use crate::board::Color;
-    use crate::protocol::ggf_clock::GameClock;
-    use crate::protocol::nboard::parse_ggf_game;
+    use crate::wire::ggf_clock::GameClock;
+    use crate::wire::nboard::parse_ggf_game;
 
     #[test]
     fn answers_in_every_spelling() {

@@ -1,11 +1,9 @@
-//! The classic players on Othello: the teaching players of [`crate::games`] (random, simple,
+//! The classic players on Othello: the teaching players of [`crate::teach`] (random, simple,
 //! minimax, alpha-beta, expectimax, max-n, paranoid, MCTS) seen as match [`Player`]s.
 
-pub use crate::games::Rng;
-
-use crate::games::othello::Othello;
-use crate::games::Agent;
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
+use crate::teach::othello::Othello;
+use crate::teach::Agent;
 use std::time::Instant;
 
 /// A teaching player playing Othello; the clock's budget, when there is one, caps the
@@ -42,10 +40,17 @@ impl Player for ClassicPlayer {
 mod tests {
     use super::*;
     use crate::board::{Move, Position, Square};
-    use crate::play::spec::PlayerSpec;
+    use crate::rng::Rng;
+    use crate::teach::othello::Discs;
+    use crate::teach::spec::AgentSpec;
 
+    /// The move of the teaching player `spec` (Othello's `simple` is the greedy player).
     fn choose(spec: &str, g: &GameState) -> Choice {
-        let mut p = spec.parse::<PlayerSpec>().unwrap().build().unwrap();
+        let agent = spec
+            .replace("simple", "greedy")
+            .parse::<AgentSpec>()
+            .unwrap();
+        let mut p = ClassicPlayer::new(agent.build(Discs, Rng::fresh_seed()), spec.to_string());
         p.choose(g, Budget::UNLIMITED).unwrap()
     }
 

@@ -1,20 +1,26 @@
 //! Player specifications such as `alphabeta:depth=4`, `mcts:time=1`, `gtp:gtp-rhino -l 5` or
 //! `nboard:depth=12:ntest x`,
 //! parsed and checked once into a [`PlayerSpec`]; the help table ([`players`]), the checks
-//! and the construction all come from the kinds ([`crate::games::spec::Kind`] for the
+//! and the construction all come from the kinds ([`crate::teach::spec::Kind`] for the
 //! classic players, [`Kind`] here) and their option enums.
+//!
+//! Why two spec files: they are one grammar in two layers. The classic players' names and
+//! options are read by [`crate::teach::spec`] alone, because those players work on any game
+//! and `teach` sits below `play`; this file reads only what exists for Othello matches (the
+//! engine, `better`, `gtp:` and `nboard:` players, the book and randomness options) and
+//! builds match [`Player`]s from both.
 
 use crate::engine::{EvalKind, Selectivity};
-use crate::games::othello::Discs;
-use crate::games::spec::{AgentSpec, Kind as ClassicKind, SpecError as ClassicError};
-use crate::games::Rng;
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
 use crate::play::nboard_client::{NboardLimits, NboardPlayer, DEFAULT_DEPTH};
 use crate::play::search::ClassicPlayer;
-use crate::play::seconds::seconds_in;
 use crate::play::{Player, PlayerError};
+use crate::rng::Rng;
+use crate::teach::othello::Discs;
+use crate::teach::spec::{AgentSpec, Kind as ClassicKind, SpecError as ClassicError};
+use crate::wire::seconds::seconds_in;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -315,7 +321,7 @@ impl Settings {
             Opt::Seed => self.seed = Some(v.parse().map_err(|_| num("seed"))?),
             Opt::Selectivity => {
                 self.selectivity = Some(v.parse().map_err(
-                    |e: crate::engine::probcut::ParseSelectivityError| err(e.to_string()),
+                    |e: crate::engine::selectivity::ParseSelectivityError| err(e.to_string()),
                 )?);
             }
         }

@@ -1,8 +1,8 @@
 //! An external engine's process, spoken to line by line (GTP and NBoard clients share it):
 //! every wait has a time-out, and failures can quote the last lines the engine wrote.
 
-use crate::play::gtp_wire::{read_line_lossy, WireLine};
 use crate::play::{EngineFault, PlayerError};
+use crate::wire::line::{read_line_lossy, WireLine};
 use std::collections::VecDeque;
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};

@@ -1,15 +1,14 @@
 //! The Go Text Protocol (as used for Othello by GRhino, Quarry and match tools), server side.
 //!
 //! Commands are read into [`Command`]s by the wire code shared with the client
-//! ([`crate::play::gtp_wire`]); the list `list_commands` gives is that module's [`Verb`]s.
+//! ([`crate::wire::gtp`]); the list `list_commands` gives is that module's [`Verb`]s.
 
 use crate::board::{Color, Move, Position};
 use crate::play::clock::{Clock, TimeControl};
-use crate::play::gtp_wire::{
-    read_line_lossy, split_line, vertex, write_response, Command, Verb, WireLine, MAX_LINE,
-};
-use crate::play::seconds::percent_of;
 use crate::play::{Budget, GameState, Player};
+use crate::wire::gtp::{split_line, vertex, write_response, Command, Verb};
+use crate::wire::line::{read_line_lossy, WireLine, MAX_LINE};
+use crate::wire::seconds::percent_of;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -302,8 +301,8 @@ mod tests {
     use super::*;
     use crate::play::spec::PlayerSpec;
 
-    /// Regression: `time_settings` after `time_left` kept the old remaining time, so a fresh
-    /// 5 s clock was spent as if 0.1 s were left.
+    /// `time_settings` after `time_left` starts a fresh clock: a new 5 s clock must not be
+    /// spent as if the old 0.1 s were left.
     #[test]
     fn regression_time_settings_after_time_left_kept_the_old_clock() {
         let mut s = GtpServer::new(

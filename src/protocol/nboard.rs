@@ -5,11 +5,11 @@ use crate::book::key::equivalent_moves;
 use crate::book::{Book, BookError, MoveStats, MoveValue};
 use crate::engine::{score_number, Engine, Limits};
 use crate::play::book_choice::choose;
-use crate::play::gtp_wire::MAX_LINE;
-use crate::play::search::Rng;
-use crate::play::seconds::Seconds;
-use crate::protocol::ggf_clock::GameClock;
-use crate::transcript::{ingest_bytes, Format, IngestError, IngestOptions};
+use crate::rng::Rng;
+use crate::wire::ggf_clock::GameClock;
+use crate::wire::line::MAX_LINE;
+use crate::wire::nboard::{parse_ggf_game, SET_GAME};
+use crate::wire::seconds::Seconds;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,34 +35,6 @@ pub struct NboardServer {
     contempt: i32,
     /// The game's clock from `set game`, when it has one: `go` then budgets from it.
     clock: Option<GameClock>,
-}
-
-/// A `set game` the engine cannot take. Each message names `set game` once: the GGF reader
-/// already calls its input that.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetGameError {
-    /// The GGF text cannot be read (the reader's message says where).
-    #[error(transparent)]
-    Ggf(#[from] IngestError),
-    /// Well-formed text without a game.
-    #[error("{SET_GAME}: no game in the GGF text")]
-    NoGame,
-}
-
-/// The name the GGF reader gives `set game` text in its messages.
-const SET_GAME: &str = "set game";
-
-/// Reads `set game` text: the game's start board and moves, passes included.
-pub fn parse_ggf_game(text: &str) -> Result<(Position, Vec<Move>), SetGameError> {
-    let opts = IngestOptions {
-        strict: true,
-        ..IngestOptions::default()
-    };
-    let ingest = ingest_bytes(text.as_bytes(), Format::Ggf, SET_GAME, &opts)?;
-    match ingest.games.into_iter().next() {
-        Some(g) => Ok((g.start, g.moves)),
-        None => Err(SetGameError::NoGame),
-    }
 }
 
 /// The PV as NBoard wants it: moves run together with no white space (`F5d6C3`), passes `PA`.
@@ -620,8 +592,8 @@ mod tests {
         assert_eq!(read_lines(&mut input, &mut partial).unwrap(), None);
     }
 
-    /// Regression: a damaged block of a lazily checked book ended the session at `go` or
-    /// `hint`; the book is now dropped with a word on stderr and the engine searches.
+    /// A damaged block of a lazily checked book must not end the session at `go` or `hint`:
+    /// the book is dropped with a word on stderr and the engine searches.
     #[test]
     fn regression_damaged_lazy_book_ended_the_nboard_session() {
         let dir = tempfile::tempdir().unwrap();
@@ -640,7 +612,7 @@ mod tests {
         assert!(s.book.is_none());
     }
 
-    /// Regression: `go` thought the fixed per-move time whatever the game's clock said.
+    /// `go` budgets from the game's clock, not from the fixed per-move time alone.
     #[test]
     fn regression_nboard_go_ignored_the_game_clock() {
         let mut s = server();

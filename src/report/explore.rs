@@ -512,10 +512,9 @@ mod tests {
         parse_moves(s).unwrap()[0]
     }
 
-    /// Every optional shape of a row reads back as written: unknown games (all nulls), no
-    /// value, an engine score that is missing (`null`) or absent, equivalent moves.
-    #[test]
-    fn rows_of_every_shape_read_back() {
+    /// A report with every optional shape of a row: unknown games (all nulls), no value, an
+    /// engine score that is missing (`null`) or absent, equivalent moves.
+    fn report_of_every_shape() -> ExploreReport {
         let value = ValueFields {
             value: Some(-1.25),
             value_depth: Some(12),
@@ -561,7 +560,7 @@ mod tests {
                 eval: Some(None),
             },
         ];
-        let report = ExploreReport {
+        ExploreReport {
             position: Position::START,
             side: Color::Black,
             in_book: true,
@@ -585,7 +584,13 @@ mod tests {
             moves: rows,
             listed_games: None,
             opening: None,
-        };
+        }
+    }
+
+    /// Every optional shape of a row reads back as written.
+    #[test]
+    fn rows_of_every_shape_read_back() {
+        let report = report_of_every_shape();
         let json = serde_json::to_string(&report).unwrap();
         assert!(
             json.contains("\"share\":null,\"games\":null,\"black_wins\":null"),

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 pub struct InfoReport {
     /// The file as named by the caller.
     pub file: String,
+    /// Where the default book was found, when the caller named no file (`in the current
+    /// folder`, `named by $OTHBOOK_BOOK`...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found: Option<String>,
     /// Format version (1 without values, 2 with).
     pub version: u32,
     /// File size in bytes.
@@ -100,6 +104,7 @@ impl InfoReport {
         let o = &info.options;
         let f = &o.filter;
         Ok(InfoReport {
+            found: None,
             file: file.to_string(),
             version: book.version(),
             bytes: book.file_len() as u64,

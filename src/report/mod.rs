@@ -15,6 +15,7 @@ pub mod games_list;
 pub mod info;
 pub mod openings;
 pub mod probe;
+pub mod query;
 pub mod top;
 
 pub use explore::{EvalHeader, ExploreReport, MoveRow, MoveScores, PositionValues};

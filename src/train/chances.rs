@@ -46,7 +46,7 @@ pub struct ChanceSample {
 pub fn sample_positions(games: &[GameRecord], count: usize, every: usize) -> Vec<Picked> {
     let (lo, hi) = EMPTIES;
     let mut out = Vec::new();
-    for (k, gi) in super::probcut::spread(games.len()).enumerate() {
+    for (k, gi) in super::probcut_calibration::spread(games.len()).enumerate() {
         if out.len() >= count {
             break;
         }

@@ -135,7 +135,7 @@ pub fn sample_positions(
     let mut out = Vec::new();
     for (band, &(lo, hi)) in bands.iter().enumerate() {
         let mut have = 0;
-        for (k, gi) in super::probcut::spread(games.len()).enumerate() {
+        for (k, gi) in super::probcut_calibration::spread(games.len()).enumerate() {
             if have >= per_band {
                 break;
             }

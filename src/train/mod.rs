@@ -27,12 +27,13 @@ mod fit;
 pub mod holdout;
 pub mod label;
 pub mod parity;
-pub mod probcut;
+pub mod probcut_calibration;
 mod samples;
 
-/// How to train.
+/// How to train, as asked: [`TrainSettings::check`] turns it into the [`TrainOptions`] the
+/// training functions take.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TrainOptions {
+pub struct TrainSettings {
     /// Empty-square counts per phase (phases are 1..=w, w+1..=2w, ...; 0 empties is always
     /// an exact score).
     pub phase_width: usize,
@@ -51,9 +52,9 @@ pub struct TrainOptions {
     pub theoretical_from: Option<u32>,
 }
 
-impl Default for TrainOptions {
+impl Default for TrainSettings {
     fn default() -> Self {
-        TrainOptions {
+        TrainSettings {
             phase_width: 4,
             smoothing: 1,
             lambda: 8.0,
@@ -62,6 +63,93 @@ impl Default for TrainOptions {
             theoretical_from: Some(24),
         }
     }
+}
+
+impl TrainSettings {
+    /// The options, checked once: the training functions take them as they are.
+    pub fn check(self) -> Result<TrainOptions, TrainOptionsError> {
+        if !(1..=60).contains(&self.phase_width) {
+            return Err(TrainOptionsError::PhaseWidth {
+                width: self.phase_width,
+            });
+        }
+        if !(self.lambda.is_finite() && self.lambda > 0.0) {
+            return Err(TrainOptionsError::Lambda {
+                lambda: self.lambda,
+            });
+        }
+        if self.holdout == 1 {
+            return Err(TrainOptionsError::HoldoutOne);
+        }
+        Ok(TrainOptions(self))
+    }
+}
+
+/// Training options that passed [`TrainSettings::check`]; read them through `Deref`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainOptions(TrainSettings);
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainSettings::default()
+            .check()
+            .expect("the default settings are valid")
+    }
+}
+
+impl std::ops::Deref for TrainOptions {
+    type Target = TrainSettings;
+    fn deref(&self) -> &TrainSettings {
+        &self.0
+    }
+}
+
+/// How many game positions one search-valued label weighs in [`train_joint`]: a positive
+/// number, checked when built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelWeight(f64);
+
+impl LabelWeight {
+    /// `weight`, checked.
+    pub fn new(weight: f64) -> Result<LabelWeight, TrainOptionsError> {
+        if weight.is_finite() && weight > 0.0 {
+            Ok(LabelWeight(weight))
+        } else {
+            Err(TrainOptionsError::LabelWeight { weight })
+        }
+    }
+
+    /// The weight.
+    #[must_use]
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+/// A training option out of range, named as the option is (the command line adds `--`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TrainOptionsError {
+    /// Phases must be 1 to 60 empties wide.
+    #[error("phase-width {width} is out of range: use 1 to 60")]
+    PhaseWidth {
+        /// The width asked for.
+        width: usize,
+    },
+    /// The ridge penalty must be positive.
+    #[error("lambda {lambda} must be a positive number")]
+    Lambda {
+        /// The penalty asked for.
+        lambda: f64,
+    },
+    /// Holding out every game leaves nothing to train on.
+    #[error("holdout 1 would hold out every game")]
+    HoldoutOne,
+    /// A label's weight must be positive.
+    #[error("label-weight {weight} must be a positive number")]
+    LabelWeight {
+        /// The weight asked for.
+        weight: f64,
+    },
 }
 
 /// Why training cannot run.
@@ -176,7 +264,6 @@ pub fn train(
     opts: &TrainOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<TrainReport, TrainError> {
-    check(opts)?;
     let (train_raw, val_raw, counts) = game_sets(games, opts);
     if train_raw.is_empty() {
         return Err(TrainError::NoData);
@@ -204,44 +291,20 @@ fn label_raw(l: &label::Labelled, weight: f32) -> Raw {
 pub fn train_joint(
     games: &[GameRecord],
     labels: &[label::Labelled],
-    label_weight: f64,
+    label_weight: LabelWeight,
     opts: &TrainOptions,
     progress: impl FnMut(&Progress),
 ) -> Result<TrainReport, TrainError> {
-    check(opts)?;
-    if !(label_weight.is_finite() && label_weight > 0.0) {
-        return Err(TrainError::Options(format!(
-            "--label-weight {label_weight} must be a positive number"
-        )));
-    }
     let (mut train_raw, val_raw, counts) = game_sets(games, opts);
-    train_raw.extend(labels.iter().map(|l| label_raw(l, label_weight as f32)));
+    train_raw.extend(
+        labels
+            .iter()
+            .map(|l| label_raw(l, label_weight.get() as f32)),
+    );
     if train_raw.is_empty() {
         return Err(TrainError::NoData);
     }
     fit_all(train_raw, val_raw, opts, None, counts, progress)
-}
-
-/// Checks training options once (the CLI reports its errors).
-pub fn check(opts: &TrainOptions) -> Result<(), TrainError> {
-    if !(1..=60).contains(&opts.phase_width) {
-        return Err(TrainError::Options(format!(
-            "--phase-width {} is out of range: use 1 to 60",
-            opts.phase_width
-        )));
-    }
-    if !(opts.lambda.is_finite() && opts.lambda > 0.0) {
-        return Err(TrainError::Options(format!(
-            "--lambda {} must be a positive number",
-            opts.lambda
-        )));
-    }
-    if opts.holdout == 1 {
-        return Err(TrainError::Options(
-            "--holdout 1 would hold out every game".to_string(),
-        ));
-    }
-    Ok(())
 }
 
 /// Trains on labelled positions (from [`label::label`]), every `opts.holdout`-th held out,
@@ -254,7 +317,6 @@ pub fn train_labels(
     prior: &PatternEval,
     progress: impl FnMut(&Progress),
 ) -> Result<TrainReport, TrainError> {
-    check(opts)?;
     let (mut train_raw, mut val_raw) = (Vec::new(), Vec::new());
     for (i, l) in labels.iter().enumerate() {
         let r = label_raw(l, 1.0);
@@ -301,7 +363,7 @@ fn prior_weights(
         None => None,
         Some(e) if e.phase_of() != phase_of => {
             return Err(TrainError::Options(format!(
-                "the prior evaluation has {} phases of another width than --phase-width {}",
+                "the prior evaluation has {} phases of another width than phases {} empties wide",
                 e.phases(),
                 width
             )))

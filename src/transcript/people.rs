@@ -151,8 +151,8 @@ mod tests {
 
     #[test]
     fn regression_the_closest_name_search_was_linear_in_a_huge_querys_length_per_name() {
-        // Counted in cells of the edit-distance table, not in time: each name used to cost
-        // the query's length times its own; the cost is now bounded by the names' lengths.
+        // Counted in cells of the edit-distance table, not in time: the cost must be bounded
+        // by the names' lengths, not the query's length times each name's.
         let mut m = BTreeMap::new();
         for i in 0..400 {
             m.insert(format!("Player Number{i} Somebody"), 1);

@@ -3,7 +3,7 @@
 //! API), JSON and base64 decoding.
 
 use othbook::book::Book;
-use othbook::protocol::web::{self, AppState, ServeOptions};
+use othbook::serve::{self, AppState, ServeOptions};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -41,7 +41,7 @@ impl TestServer {
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 ready_tx.send(listener.local_addr().unwrap()).unwrap();
-                web::serve(listener, state, async {
+                serve::serve(listener, state, async {
                     let _ = stopped.await;
                 })
                 .await

@@ -26,7 +26,7 @@ mod errors_table;
 use super::{EvalInfo, Score, ValueKind};
 
 /// The selectivity levels of Multi-ProbCut in percent, most selective first (100: full
-/// width); the engine's levels are the same (a test in `engine::probcut` checks it).
+/// width); the engine's levels are the same (a test in `engine::selectivity` checks it).
 pub const LEVEL_PERCENTS: [u8; 6] = [73, 87, 95, 98, 99, 100];
 
 /// One band of empties in the error table: per selectivity level (as [`LEVEL_PERCENTS`]),

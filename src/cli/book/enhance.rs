@@ -9,7 +9,7 @@ use crate::cli::interrupt::{self, Interrupted};
 use crate::cli::output_path::Output;
 use anyhow::Result;
 use othbook::book::BookData;
-use othbook::engine::probcut::Selectivity;
+use othbook::engine::selectivity::Selectivity;
 use othbook::engine::MAX_DEPTH;
 use othbook::learn::{enhance, EnhanceReport, EnhanceSettings, LeafSettings, SearchRun};
 use std::io::{IsTerminal, Write};

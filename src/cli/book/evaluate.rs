@@ -81,17 +81,9 @@ enum Target {
     Parts(Claimed, Shard),
 }
 
-pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    let settings = LeafSettings::new(
-        args.depth,
-        args.exact_from,
-        args.hash.unwrap_or(default_hash_mb(args.depth)),
-    )
-    .map_err(|e| bad(e.to_string()))?
-    .with_selectivity(args.selectivity);
-    let threads = crate::cli::common::threads_arg(args.threads)?;
-    let checkpoint_every = output::checkpoint_every(args.checkpoint)?;
-    let target = match (args.shard, &args.output) {
+/// Where the leaves go: the book (in place or `-o`), or with `--shard` a parts file.
+fn target_of(args: &Args) -> Result<Target> {
+    Ok(match (args.shard, &args.output) {
         (Some(_), None) => {
             return Err(bad(
                 "--shard needs -o PART: the file for this shard's leaves",
@@ -106,7 +98,43 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             Target::Parts(claim(o)?, s)
         }
         (None, o) => Target::Book(output::target(&args.book, o.as_ref())?),
-    };
+    })
+}
+
+/// What was written: the book's summary, or the parts file's shard and leaf count.
+fn report(
+    out: &mut impl Write,
+    target: &Target,
+    data: &BookData,
+    results: &DashMap<Key, Leaf>,
+    settings: &LeafSettings,
+) -> Result<()> {
+    if let Target::Book(path) = target {
+        let mut final_data = data.clone();
+        let report = apply_leaves(&mut final_data, results_of(results), settings);
+        output::summary(out, path.path(), &final_data, &report)?;
+    } else if let Target::Parts(path, s) = target {
+        writeln!(
+            out,
+            "{}: shard {s}, {} leaves",
+            path.path().display(),
+            results.len()
+        )?;
+    }
+    Ok(())
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let settings = LeafSettings::new(
+        args.depth,
+        args.exact_from,
+        args.hash.unwrap_or(default_hash_mb(args.depth)),
+    )
+    .map_err(|e| bad(e.to_string()))?
+    .with_selectivity(args.selectivity);
+    let threads = crate::cli::common::threads_arg(args.threads)?;
+    let checkpoint_every = output::checkpoint_every(args.checkpoint)?;
+    let target = target_of(&args)?;
     let mut data = output::read(&args.book)?;
     let digest = book_digest(&data);
     let shard = args.shard.unwrap_or(Shard::ALL);
@@ -175,18 +203,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         "{searched} leaves searched in {secs:.1} s ({:.1} a second)",
         searched as f64 / secs.max(1e-9)
     )?;
-    if let Target::Book(path) = &target {
-        let mut final_data = data.clone();
-        let report = apply_leaves(&mut final_data, results_of(&results), &settings);
-        output::summary(out, path.path(), &final_data, &report)?;
-    } else if let Target::Parts(path, s) = &target {
-        writeln!(
-            out,
-            "{}: shard {s}, {} leaves",
-            path.path().display(),
-            results.len()
-        )?;
-    }
+    report(out, &target, &data, &results, &settings)?;
     if !done && stop.load(Ordering::Relaxed) {
         out.flush()?;
         let again = if args.refresh {

@@ -4,7 +4,7 @@
 use crate::cli::common::bad;
 use anyhow::Result;
 use othbook::book::EvalInfo;
-use othbook::engine::probcut::Selectivity;
+use othbook::engine::selectivity::Selectivity;
 use othbook::learn::{default_hash_mb, selectivity_of, LeafSettings};
 use std::path::Path;
 

@@ -13,7 +13,7 @@ pub fn target(input: &Path, output: Option<&Output>) -> Result<Claimed> {
     match output {
         Some(o) => {
             let o = o.require_file("-o", BOOK)?;
-            super::super::common::distinct_files(&[input.to_path_buf()], &[o])?;
+            crate::cli::common::distinct_files(&[input.to_path_buf()], &[o])?;
             claim(o)
         }
         None => claim(input),

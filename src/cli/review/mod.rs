@@ -6,12 +6,12 @@ use super::interrupt::{self, Interrupted};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind};
-use othbook::play::seconds::{Seconds, MAX_SECONDS};
 use othbook::review::{
     review_until_stopped, Effort, Review, ReviewError, ReviewInput, ReviewOptions, Thresholds,
     DEFAULT_THRESHOLDS, MAX_EXACT_FROM,
 };
 use othbook::transcript::{ingest_each, Format, GameRecord, IngestOptions};
+use othbook::wire::seconds::{Seconds, MAX_SECONDS};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 

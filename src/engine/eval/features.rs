@@ -3,15 +3,13 @@
 //! base-3 form that makes a move a sum of per-square vectors and a change of side a negation.
 
 use super::geometry::{
-    images, pext, pow3, INSTANCES, INSTANCE_SQUARES, N_INSTANCES, N_PATTERNS, PATTERN_MASKS, T3,
+    images, pext, pow3, CENTER, INSTANCES, INSTANCE_SQUARES, N_INSTANCES, N_PATTERNS,
+    PATTERN_MASKS, T3,
 };
 use std::sync::OnceLock;
 
 /// Feature slots: the 46 instances padded to a multiple of 16 lanes for vector code.
 pub(crate) const SLOTS: usize = 48;
-/// Feature value of an empty instance: balanced indices are stored offset by 2^15, so that
-/// every `u16` is a valid table index and changing sides is a plain wrapping negation.
-pub(crate) const CENTER: u16 = 1 << 15;
 
 /// Per pattern, a weight for every `u16` feature value (only `CENTER ± (3^n - 1) / 2` are
 /// ever formed; the rest stay 0 and are never touched, so they cost no cache).

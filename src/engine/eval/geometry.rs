@@ -7,9 +7,12 @@
 //! pattern is the same fixed mask read on one of the 8 symmetric images of the board, so an
 //! evaluation computes the 8 images once and then does one `pext` per instance and colour.
 
-use super::features::CENTER;
 use crate::board::Symmetry;
 use std::sync::OnceLock;
+
+/// Feature value of an empty instance: balanced indices are stored offset by 2^15, so that
+/// every `u16` is a valid table index and changing sides is a plain wrapping negation.
+pub(crate) const CENTER: u16 = 1 << 15;
 
 /// Number of patterns (weight tables per phase).
 pub const N_PATTERNS: usize = 11;

@@ -6,37 +6,18 @@
 //!
 //! One job per file: `hand` (the hand-made evaluation), `geometry` (which squares the patterns
 //! read, `pext`), `features` (pattern numbers kept up to date move by move), `pattern` (the
-//! pattern evaluator and its tables), `file` (the weight file format).
+//! pattern evaluator and its tables), `file` (the weight file format), `file_error` (why a
+//! weight file cannot be used), `evaluator` (the trait).
 
+mod evaluator;
 mod features;
 mod file;
+mod file_error;
 pub(crate) mod geometry;
 mod hand;
 pub mod pattern;
 
+pub use evaluator::Evaluator;
+pub use file_error::EvalFileError;
 pub use hand::{HandEval, Weights};
-pub use pattern::{EvalFileError, Features, PatternEval};
-
-/// Anything that scores a position for the side to move.
-pub trait Evaluator: Send + Sync {
-    /// Score of the position (`p` to move against `o`) in [`SCALE`](crate::engine::SCALE) units per disc. A finished
-    /// game (neither side can move) must get its exact final score times [`SCALE`](crate::engine::SCALE); any other
-    /// position must stay strictly inside ±64 discs.
-    fn eval(&self, p: u64, o: u64) -> i32;
-
-    /// What the evaluation keeps up to date along a search path (pattern indices, say), so
-    /// that a leaf costs less than [`Evaluator::eval`]; `()` for evaluations that have none.
-    type State: Copy + Send;
-
-    /// The state of a position, from scratch.
-    fn state(&self, p: u64, o: u64) -> Self::State;
-
-    /// The state after the side to move plays `sq` turning `flips` (from the mover's `s`).
-    fn play(&self, s: &Self::State, sq: u8, flips: u64) -> Self::State;
-
-    /// The state after a pass.
-    fn pass(&self, s: &Self::State) -> Self::State;
-
-    /// [`Evaluator::eval`] of the position `s` belongs to; must return exactly the same.
-    fn eval_state(&self, s: &Self::State, p: u64, o: u64) -> i32;
-}
+pub use pattern::{Features, PatternEval};

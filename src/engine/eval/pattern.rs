@@ -14,15 +14,15 @@
 //!
 //! Weights and biases are in [`SCALE`] units (1/100 disc).
 
-use super::features::{balanced_slots, feature_sum, BalancedTables, CENTER};
-use super::geometry::{features_reference, images, layout, pext, INSTANCES, T3};
+use super::features::{balanced_slots, feature_sum, BalancedTables};
+use super::file_error::EvalFileError;
+use super::geometry::{features_reference, images, layout, pext, CENTER, INSTANCES, T3};
 use super::Evaluator;
 use crate::board::movegen::moves;
 use crate::engine::SCALE;
 use std::sync::{Arc, OnceLock};
 
 pub use super::features::Features;
-pub use super::file::{EvalFileError, FORMAT_VERSION};
 pub use super::geometry::{N_INSTANCES, N_PATTERNS, PATTERN_MASKS, PATTERN_NAMES};
 
 /// Phase table length: one entry per empty count 0..=60.

@@ -3,10 +3,10 @@
 //! stable discs. The two searches differ only in the [`Kind`] of entry they trust and in
 //! what "depth" means (plies, or empties for an exact solve).
 
-use super::super::probcut::Selectivity;
-use super::super::stability::stable_discs;
-use super::super::tt::{Bound, Kind, TranspositionTable};
 use crate::board::{Bitboard, Board, Square};
+use crate::engine::selectivity::Selectivity;
+use crate::engine::stability::stable_discs;
+use crate::engine::tt::{Bound, Kind, TranspositionTable};
 use std::ops::ControlFlow;
 
 /// The table's entry for `board`: `Break(score)` when it settles the node inside

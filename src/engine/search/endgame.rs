@@ -2,15 +2,15 @@
 //! over the shared node loop, with the table near the root, fastest-first and parity
 //! ordering, stability cutoffs, and the solvers' ladder for the last empty squares.
 
-use super::super::probcut::{end_fit, end_shallow, END_MIN_EMPTIES};
-use super::super::tt::Kind;
-use super::super::{Evaluator, INF, SCALE};
 use super::cutoffs::{child_cut, prefetch_children, probe, stability_cut, store};
 use super::node::Node;
 use super::ordering::{endgame_mobility_key, endgame_near_key, parity_of, MoveList, TT_MOVE_KEY};
 use super::solvers::{final_score, SMALL_EMPTIES};
 use super::threads::Worker;
 use crate::board::Board;
+use crate::engine::selectivity::{end_fit, end_shallow, END_MIN_EMPTIES};
+use crate::engine::tt::Kind;
+use crate::engine::{Evaluator, INF, SCALE};
 use std::ops::ControlFlow;
 
 /// Below this many empties the table costs more than it saves.
@@ -162,11 +162,11 @@ impl<E: Evaluator> Worker<'_, E> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ordering::{corner_edge_discs, corner_stability};
-    use super::super::threads::{Busy, Control, Shared};
     use super::*;
     use crate::board::movegen::{flips, moves};
     use crate::engine::eval::HandEval;
+    use crate::engine::search::ordering::{corner_edge_discs, corner_stability};
+    use crate::engine::search::threads::{Busy, Control, Shared};
     use crate::engine::stability::stable_discs;
     use crate::engine::tt::TranspositionTable;
     use std::sync::atomic::AtomicU64;

@@ -2,9 +2,6 @@
 //! the shared node loop; table and enhanced transposition cutoffs from depth 3 on, and
 //! hand-written last two plies.
 
-use super::super::probcut::{mid_fit, MID_MIN_DEPTH};
-use super::super::tt::Kind;
-use super::super::{Evaluator, INF, SCALE};
 use super::cutoffs::{child_cut, probe, store};
 use super::move_array::MoveArray;
 use super::node::{raise, Node};
@@ -14,6 +11,9 @@ use super::ordering::{
 use super::threads::Worker;
 use crate::board::movegen::{flips, moves};
 use crate::board::Board;
+use crate::engine::selectivity::{mid_fit, MID_MIN_DEPTH};
+use crate::engine::tt::Kind;
+use crate::engine::{Evaluator, INF, SCALE};
 use std::ops::ControlFlow;
 
 /// Shallower nodes are cheaper to search again than to look up (a likely cache miss).

@@ -19,8 +19,8 @@ mod midgame;
 mod move_array;
 mod node;
 mod ordering;
-mod probcut;
 mod root;
+mod shallow_cut;
 mod solvers;
 mod threads;
 

@@ -3,11 +3,11 @@
 //! window, the others with a null window and a re-search when they land inside, subtrees
 //! another thread is in put off to the end (simplified ABDADA).
 
-use super::super::{Evaluator, INF};
 use super::move_array::MoveArray;
 use super::ordering::{Entry, MoveList};
 use super::threads::{busy_key, Busy, Worker};
 use crate::board::{Bitboard, Board, Square};
+use crate::engine::{Evaluator, INF};
 
 /// A midgame search position: the board (side to move first) and the evaluation's
 /// incremental state for it. Copied down the tree, never shared.

@@ -2,11 +2,11 @@
 //! exact), and one thread's anytime iterative deepening from the first iteration to the
 //! exact solve.
 
-use super::super::probcut::{Selectivity, END_LEVELS_MIN_EMPTIES};
-use super::super::tt::TranspositionTable;
-use super::super::{Evaluator, Iteration, Line, Mode, ScoreKind, INF, SCALE};
 use super::threads::Worker;
 use crate::board::{Board, Move, Square};
+use crate::engine::selectivity::{Selectivity, END_LEVELS_MIN_EMPTIES};
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{Evaluator, Iteration, Line, Mode, ScoreKind, INF, SCALE};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -182,16 +182,10 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         } else {
             prev2.or(prev)
         };
-        let score = match same {
-            // A midgame estimate centres a narrow window: most of the tree is then searched
-            // with windows that cut far more than the full -64..64 one.
-            Some(guess) if multipv == 1 && mode != Mode::Wld => {
-                self.solve_by_levels(&mut moves, guess, empties)
-            }
-            _ if mode == Mode::Wld => self.root(&mut moves, Depth::End, -1, 1, multipv),
-            _ => self.root(&mut moves, Depth::End, -64, 64, multipv),
-        };
-        if score.is_none() {
+        if self
+            .solve_root(&mut moves, mode, multipv, empties, same)
+            .is_none()
+        {
             return out_of_time(done, None);
         }
         let out = Outcome {
@@ -206,6 +200,27 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         };
         report(self.w, &iteration_of(&out, self.w));
         Some(out)
+    }
+
+    /// The exact (or WLD) solve of the root moves; `guess` is the midgame estimate of the
+    /// parity of the game's end. `None` when time ran out.
+    fn solve_root(
+        &mut self,
+        moves: &mut [RootMove],
+        mode: Mode,
+        multipv: usize,
+        empties: u32,
+        guess: Option<i32>,
+    ) -> Option<i32> {
+        match guess {
+            // A midgame estimate centres a narrow window: most of the tree is then searched
+            // with windows that cut far more than the full -64..64 one.
+            Some(guess) if multipv == 1 && mode != Mode::Wld => {
+                self.solve_by_levels(moves, guess, empties)
+            }
+            _ if mode == Mode::Wld => self.root(moves, Depth::End, -1, 1, multipv),
+            _ => self.root(moves, Depth::End, -64, 64, multipv),
+        }
     }
 
     /// Value of a root child (the opponent to move) as seen from the root.
@@ -417,8 +432,8 @@ fn out_of_time(done: Option<Outcome>, improved: Option<(RootMove, u32)>) -> Opti
 /// empty squares. They seed the table with good moves and give the solve's narrow window its
 /// centre. Up to 23 empties, 12 plies short of the end (at most 10) was the best of the
 /// depths tried: FFO #1-#44 at one thread, geometric mean of the times 0.6 (14-16 empties)
-/// and 0.8 (17-23) of the former rule, which is kept from 24 empties on because the deeper
-/// one cost 20-50% more on FFO #38, #45 and #46. Under a time limit (`anytime`) they go on, at
+/// and 0.8 (17-23) of the rule used from 24 empties on (half the distance to 12 short of the
+/// end), which stays there because the deeper one cost 20-50% more on FFO #38, #45 and #46. Under a time limit (`anytime`) they go on, at
 /// the latest, to 8 plies short of the end, so that a solve that runs out of time still leaves
 /// a good midgame answer; that costs little next to the solve (FFO #25, #30, #35, #40:
 /// 0.44-1.15 M nodes against 3.2-14.2 M). They stop sooner when [`predicted_solve`] fits in
@@ -437,8 +452,7 @@ fn presearch_depth(empties: u32, anytime: bool) -> u32 {
 /// after the midgame iteration to `depth` took `last`. It errs on the long side: over FFO
 /// #21-#49 at one thread (each midgame iteration of at least 10 ms, 8 to 12 plies short of
 /// the end, against `solve`'s time; 83 pairs) the solve took a median 0.38 of the
-/// prediction, at most 1.0. The factor was 17 until the midgame ordering of 2026-11-24 made
-/// the iterations faster than the solve (the same pairs then gave up to 1.78).
+/// prediction, at most 1.0.
 fn predicted_solve(empties: u32, depth: u32, last: std::time::Duration) -> f64 {
     let short = f64::from(empties.saturating_sub(depth)) - 8.0;
     let more = f64::from(empties) - 20.0;

@@ -4,12 +4,12 @@
 //! wrapper was free elsewhere, but here every instruction shows), so they take `p`, `o` and
 //! the empty squares as plain words.
 
-use super::super::INF;
 use super::cutoffs::stability_cut;
 use super::node::raise;
 use super::ordering::{parity_of, quadrant, PARITY_MASK};
 use super::threads::Worker;
 use crate::board::movegen::{flips, moves};
+use crate::engine::INF;
 
 /// At and below this many empties, moves are tried in parity order without sorting
 /// ([`Worker::solve_few`] has one rung per count).

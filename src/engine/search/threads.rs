@@ -1,9 +1,9 @@
 //! The threads of one search: [`Shared`] state (table, busy marks, stop flag, clock, node
 //! count), one [`Worker`] per thread, and [`Busy`], the marks of the subtrees under way.
 
-use super::super::probcut::Selectivity;
-use super::super::tt::TranspositionTable;
 use crate::board::Board;
+use crate::engine::selectivity::Selectivity;
+use crate::engine::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 

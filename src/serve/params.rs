@@ -1,11 +1,12 @@
-//! The API's query parameters, parsed and checked once: the position (a line, a board or
-//! both), game filters, search depth and list bounds. Every mistake is a [`ApiError`] naming
-//! the parameter.
+//! The API's query parameters: the length limits of untrusted text, then the one query
+//! entrance ([`crate::report::query`]) for the position (a line, a board or both), game
+//! filters, search depth and list bounds. Every mistake is an [`ApiError`] naming the
+//! parameter.
 
-use super::api::ApiError;
-use crate::board::{parse_moves, Move, Position};
+use super::error::ApiError;
 use crate::book::games::GameSelection;
-use crate::book::{GameFilter, GameTable, PlayerColor};
+use crate::book::{GameFilter, GameTable};
+use crate::report::query::{game_filter, parse_color, Depth, FilterText, Page, QueryError, Target};
 use serde::Deserialize;
 
 /// Longest move string accepted: a game has at most 60 moves and some passes, written with
@@ -15,8 +16,6 @@ const MAX_MOVES_TEXT: usize = 400;
 /// players and events a few dozen. Checked before any work, so that no text can make a
 /// search (such as the closest names to an unknown one) costly.
 pub const MAX_TEXT: usize = 200;
-/// Most games one request may list.
-pub const MAX_LIMIT: usize = 500;
 
 /// Query parameters of `/explore`, `/games` and `/review` (each uses its own subset; an
 /// unknown one is refused, so that a typo is not silently ignored).
@@ -73,98 +72,44 @@ pub fn text_limit(param: &'static str, text: Option<&str>) -> Result<(), ApiErro
     Ok(())
 }
 
-/// A position asked about: where the line starts, the line (passes it implies included),
-/// and where it ends.
-#[derive(Clone, Debug)]
-pub struct Target {
-    pub start: Position,
-    /// The moves played from `start`, passes included.
-    pub line: Vec<Move>,
-    pub pos: Position,
-    /// The line starts at the standard start position.
-    pub from_start: bool,
+/// The position of `position` (a blank one is the start: the page sends it empty) and
+/// `moves`, each within its length limit.
+pub fn target(position: Option<&str>, moves: Option<&str>) -> Result<Target, ApiError> {
+    text_limit("position", position)?;
+    text_limit("moves", moves)?;
+    let position = position.map(str::trim).filter(|p| !p.is_empty());
+    Ok(Target::parse(position, moves)?)
 }
 
-impl Target {
-    /// `position` (OBF, 64 squares then X or O; default the start) then `moves`.
-    pub fn parse(position: Option<&str>, moves: Option<&str>) -> Result<Target, ApiError> {
-        text_limit("position", position)?;
-        text_limit("moves", moves)?;
-        let start = match position.map(str::trim).filter(|p| !p.is_empty()) {
-            Some(text) => text
-                .parse::<Position>()
-                .map_err(|e| ApiError::bad("position", e.to_string()))?,
-            None => Position::START,
-        };
-        let text = moves.unwrap_or("");
-        let list = parse_moves(text).map_err(|e| ApiError::bad("moves", e.to_string()))?;
-        let replay = start
-            .replay(list)
-            .map_err(|e| ApiError::bad("moves", e.to_string()))?;
-        Ok(Target {
-            start,
-            line: replay.moves,
-            pos: replay.end,
-            from_start: start == Position::START,
-        })
-    }
-}
-
-/// `depth`, checked against the server's cap.
+/// `depth`, checked against the server's cap (said as the server's, not the engine's).
 pub fn depth(d: Option<u32>, cap: u32) -> Result<Option<u32>, ApiError> {
-    match d {
-        Some(0) => Err(ApiError::bad("depth", "must be at least 1".into())),
-        Some(d) if d > cap => Err(ApiError::bad(
+    match d.map(|d| Depth::new(d, cap)).transpose() {
+        Ok(d) => Ok(d.map(Depth::plies)),
+        Err(QueryError::Depth { depth: 0, .. }) => {
+            Err(ApiError::bad("depth", "must be at least 1".into()))
+        }
+        Err(QueryError::Depth { depth, cap }) => Err(ApiError::bad(
             "depth",
-            format!("{d} is deeper than this server allows ({cap})"),
+            format!("{depth} is deeper than this server allows ({cap})"),
         )),
-        d => Ok(d),
+        Err(e) => Err(e.into()),
     }
 }
 
-/// The game filter of the parameters, `None` when none is given.
+/// The game filter of the parameters, `None` when none is given (blank ones are not given).
 pub fn filter(p: &RawParams) -> Result<Option<GameFilter>, ApiError> {
-    let player_color = match p.color.as_deref() {
-        None | Some("either") => PlayerColor::Either,
-        Some("black") => PlayerColor::Black,
-        Some("white") => PlayerColor::White,
-        Some(other) => {
-            return Err(ApiError::bad(
-                "color",
-                format!("{other:?}: use black, white or either"),
-            ))
-        }
-    };
-    if p.color.is_some() && p.player.is_none() {
-        return Err(ApiError::bad(
-            "color",
-            "applies to a player: give player too".into(),
-        ));
-    }
-    let filter = GameFilter {
-        player: non_empty(&p.player).map(str::to_string),
-        player_color,
-        years: non_empty(&p.years).map(years).transpose()?,
-        event: non_empty(&p.event).map(str::to_string),
+    let color = p.color.as_deref().map(parse_color).transpose()?;
+    Ok(game_filter(&FilterText {
+        player: non_empty(&p.player),
+        color,
+        years: non_empty(&p.years),
+        event: non_empty(&p.event),
         complete_only: p.complete_only.unwrap_or(false),
-    };
-    Ok((filter != GameFilter::default()).then_some(filter))
+    })?)
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
     s.as_deref().map(str::trim).filter(|s| !s.is_empty())
-}
-
-/// `1990-2000` or `1995`.
-fn years(text: &str) -> Result<(u16, u16), ApiError> {
-    let err = || ApiError::bad("years", format!("{text:?}: use A-B or A, e.g. 1990-2000"));
-    let (a, b) = text.split_once('-').unwrap_or((text, text));
-    let a: u16 = a.trim().parse().map_err(|_| err())?;
-    let b: u16 = b.trim().parse().map_err(|_| err())?;
-    if a > b {
-        return Err(err());
-    }
-    Ok((a, b))
 }
 
 /// `filter` ready for `table`; an unknown name is the client's mistake.
@@ -180,21 +125,17 @@ pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection
     })
 }
 
-/// `limit` (default `default`, 1 to [`MAX_LIMIT`]) and `offset`.
+/// `limit` (default `default`, 1 to [`crate::report::query::MAX_LIMIT`]) and `offset`.
 pub fn page(p: &RawParams, default: usize) -> Result<(usize, usize), ApiError> {
-    let limit = p.limit.unwrap_or(default);
-    if !(1..=MAX_LIMIT).contains(&limit) {
-        return Err(ApiError::bad(
-            "limit",
-            format!("{limit} is out of range: use 1 to {MAX_LIMIT}"),
-        ));
-    }
-    Ok((limit, p.offset.unwrap_or(0)))
+    let page = Page::new(p.limit, p.offset, default)?;
+    Ok((page.limit(), page.offset()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::PlayerColor;
+    use crate::report::query::MAX_LIMIT;
 
     fn bad_param(r: Result<impl std::fmt::Debug, ApiError>) -> &'static str {
         match r {
@@ -205,20 +146,17 @@ mod tests {
 
     #[test]
     fn positions_parse_from_a_board_a_line_or_both() {
-        let t = Target::parse(None, Some("f5 d6 C3")).unwrap();
+        let t = target(None, Some("f5 d6 C3")).unwrap();
         assert_eq!(format_moves_of(&t), "f5d6c3");
         assert!(t.from_start);
         let obf = t.pos.to_obf();
-        let b = Target::parse(Some(&obf), Some("d3")).unwrap();
+        let b = target(Some(&obf), Some("d3")).unwrap();
         assert!(!b.from_start);
         assert_eq!(b.pos, t.pos.play(b.line[0]).unwrap());
-        assert_eq!(bad_param(Target::parse(None, Some("f5f5"))), "moves");
-        assert_eq!(bad_param(Target::parse(None, Some("i9"))), "moves");
-        assert_eq!(bad_param(Target::parse(Some("XO X"), None)), "position");
-        assert_eq!(
-            bad_param(Target::parse(None, Some(&"f5".repeat(201)))),
-            "moves"
-        );
+        assert_eq!(bad_param(target(None, Some("f5f5"))), "moves");
+        assert_eq!(bad_param(target(None, Some("i9"))), "moves");
+        assert_eq!(bad_param(target(Some("XO X"), None)), "position");
+        assert_eq!(bad_param(target(None, Some(&"f5".repeat(201)))), "moves");
     }
 
     #[test]
@@ -257,6 +195,8 @@ mod tests {
         assert_eq!(depth(Some(10), 10).unwrap(), Some(10));
         assert_eq!(bad_param(depth(Some(11), 10)), "depth");
         assert_eq!(bad_param(depth(Some(0), 10)), "depth");
+        let over = depth(Some(11), 10).unwrap_err().to_string();
+        assert_eq!(over, "depth: 11 is deeper than this server allows (10)");
         let p = |limit| RawParams {
             limit,
             ..RawParams::default()

@@ -1,6 +1,9 @@
 //! Teaching-player specifications such as `alphabeta:depth=4,order=off` or `mcts:time=0.1`:
 //! parsed and checked once into an [`AgentSpec`]; the help table, the checks and the
 //! construction all come from [`Kind`] and [`Opt`].
+//!
+//! The Othello match players (`othbook match`, `gtp`, `nboard`) reuse this grammar for the
+//! classic players and add their own kinds in `crate::play::spec`.
 
 use super::deepen::Limits;
 use super::expectimax::Expectimax;

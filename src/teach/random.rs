@@ -1,6 +1,7 @@
 //! The random player: a uniformly random legal action, reproducible from its seed.
 
-use super::{Agent, Decision, Game, Rng};
+use super::{Agent, Decision, Game};
+use crate::rng::Rng;
 use std::time::Instant;
 
 /// Plays uniformly random legal actions.

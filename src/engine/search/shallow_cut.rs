@@ -1,10 +1,10 @@
 //! The Multi-ProbCut test both drivers run (the fits and levels are in
-//! [`crate::engine::probcut`]): a shallow null-window search at the bound a deep result would
+//! [`crate::engine::selectivity`]): a shallow null-window search at the bound a deep result would
 //! need, with the selectivity's margin, settles a null-window node without its full search.
 
-use super::super::probcut::{Fit, Selectivity};
-use super::super::{Evaluator, SCALE};
 use super::threads::Worker;
+use crate::engine::selectivity::{Fit, Selectivity};
+use crate::engine::{Evaluator, SCALE};
 
 impl<E: Evaluator> Worker<'_, E> {
     /// The cut for the null window (`beta - 1`, `beta`) in `unit`s of SCALE (1 for midgame
@@ -49,13 +49,13 @@ impl<E: Evaluator> Worker<'_, E> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::eval::HandEval;
-    use super::super::super::tt::{Bound, Kind, TranspositionTable};
-    use super::super::super::INF;
-    use super::super::root::{RootMove, RootSearch};
-    use super::super::threads::{Busy, Control, Shared};
     use super::*;
     use crate::board::Board;
+    use crate::engine::eval::HandEval;
+    use crate::engine::search::root::{RootMove, RootSearch};
+    use crate::engine::search::threads::{Busy, Control, Shared};
+    use crate::engine::tt::{Bound, Kind, TranspositionTable};
+    use crate::engine::INF;
     use std::sync::atomic::AtomicU64;
 
     fn board_at(empties: u32) -> Board {

@@ -6,7 +6,8 @@
 
 #[cfg(doc)]
 use super::points;
-use super::{earliest, Agent, Decision, Game, Rng};
+use super::{earliest, Agent, Decision, Game};
+use crate::rng::Rng;
 use std::time::{Duration, Instant};
 
 /// Playouts per move when neither a playout count nor a time limit is given.

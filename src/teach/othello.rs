@@ -1,9 +1,10 @@
 //! Othello as a [`Game`]: black is player 0, a pass is an action when the side to move has no
 //! move, and two heuristics, the disc count and the engine's hand-made evaluation.
 
-use super::{Game, Heuristic, Rng};
+use super::{Game, Heuristic};
 use crate::board::{Color, Move, Position};
 use crate::engine::{Evaluator, HandEval, SCALE};
+use crate::rng::Rng;
 
 /// What a win is worth beyond its disc margin: any won game outranks any estimate (both
 /// heuristics stay within ±64 discs).

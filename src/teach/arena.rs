@@ -1,11 +1,15 @@
 //! Matches and tournaments between teaching players on any game: seats rotate, boards and
 //! openings come from a seed, and each player's results, utility, nodes, time and depth per
 //! move are summed into typed rows for tables and CSV.
+//!
+//! Othello matches between any players (external engines, clocks, forfeits, Elo) are
+//! `crate::play::arena`'s; this runner stays with the teaching agents on any game.
 
 use super::robots::Robots;
 use super::spec::AgentSpec;
 use super::tictactoe::{OpenLines, TicTacToe};
-use super::{othello, points, robots, Agent, Game, Heuristic, Rng};
+use super::{othello, points, robots, Agent, Game, Heuristic};
+use crate::rng::Rng;
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -264,7 +268,7 @@ pub fn play_game<G: Game>(
 
 /// A seed for player `i` given none, from the match seed.
 fn player_seed(seed: u64, i: usize) -> u64 {
-    super::rng::mix(seed ^ (0x5EED_0000 + i as u64))
+    crate::rng::mix(seed ^ (0x5EED_0000 + i as u64))
 }
 
 /// Plays a match: as many players as the game has seats, seats rotating; `progress` is told

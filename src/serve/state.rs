@@ -1,30 +1,8 @@
-//! `othbook serve`: the opening explorer in a browser, and the JSON API behind it
-//! (`/api/v1/...`, documented in docs/api.md), served by axum on tokio.
-//!
-//! Book queries are quick and run on the blocking pool so that a slow disk read never stalls
-//! the reactor; engine searches are capped in depth and in number (a semaphore), and their
-//! results are cached, so that no client can tie the machine up. A server started from a
-//! book file watches it and serves a new version once it is complete and valid.
+//! What every request shares ([`AppState`]: the book served now, the limits, the work slots)
+//! and the limits themselves ([`ServeOptions`], checked when built).
 
-mod api;
-mod assets;
-mod cache;
-mod conn;
-mod explore;
-mod games;
-mod params;
-mod reload;
-
-pub use api::ApiError;
-pub use conn::HEAD_TIMEOUT;
-pub use reload::{LoadError, CHECK_EVERY};
-
+use super::reload::{self, LoadError, Loaded};
 use crate::book::Book;
-use axum::extract::DefaultBodyLimit;
-use axum::routing::get;
-use axum::Router;
-use reload::Loaded;
-use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -40,17 +18,17 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
     /// Deepest engine search a request may ask for.
-    max_depth: u32,
+    pub(super) max_depth: u32,
     /// Searches running at once; more wait, then get 503.
-    max_searches: usize,
+    pub(super) max_searches: usize,
     /// How long a search request waits for a free slot.
-    queue_wait: Duration,
+    pub(super) queue_wait: Duration,
     /// Answers kept for repeated queries.
-    cache_entries: usize,
+    pub(super) cache_entries: usize,
     /// Transposition table of each search, in MB.
-    hash_mb: usize,
+    pub(super) hash_mb: usize,
     /// Connections open at once; more get 503.
-    max_connections: usize,
+    pub(super) max_connections: usize,
 }
 
 /// Connections open at once unless [`ServeOptions::with_max_connections`] says otherwise.
@@ -128,14 +106,14 @@ impl Default for ServeOptions {
 /// limits.
 pub struct AppState {
     /// The book served now: a request clones the handle once and answers from that book.
-    current: RwLock<Arc<Loaded>>,
+    pub(super) current: RwLock<Arc<Loaded>>,
     /// The file the book was read from, watched for a new version (`None`: a book given in
     /// memory, served as it is).
-    source: Option<PathBuf>,
-    options: ServeOptions,
-    searches: Arc<Semaphore>,
+    pub(super) source: Option<PathBuf>,
+    pub(super) options: ServeOptions,
+    pub(super) searches: Arc<Semaphore>,
     /// Slots of work on the blocking pool (book queries and searches alike).
-    work: Arc<Semaphore>,
+    pub(super) work: Arc<Semaphore>,
 }
 
 /// Book queries on the blocking pool at once, beside the searches: more wait for a slot.
@@ -172,7 +150,7 @@ impl AppState {
     }
 
     /// The book served now.
-    fn book(&self) -> Arc<Loaded> {
+    pub(super) fn book(&self) -> Arc<Loaded> {
         // The lock only guards a pointer swap: a panic cannot leave it half-done.
         self.current
             .read()
@@ -181,7 +159,7 @@ impl AppState {
     }
 
     /// Serves `loaded` from now on; requests under way finish with the book they started on.
-    fn replace(&self, loaded: Loaded) {
+    pub(super) fn replace(&self, loaded: Loaded) {
         let fresh = Arc::new(loaded);
         let old = std::mem::replace(
             &mut *self.current.write().unwrap_or_else(|p| p.into_inner()),
@@ -189,91 +167,5 @@ impl AppState {
         );
         // The old book is freed here or by the last request using it, outside the lock.
         drop(old);
-    }
-}
-
-/// The warning `serve` prints when it listens on `addr` and `addr` is not a loopback
-/// address: other machines can then reach the explorer, which has no authentication.
-#[must_use]
-pub fn network_warning(addr: &std::net::SocketAddr) -> Option<String> {
-    let ip = addr.ip().to_canonical();
-    if ip.is_loopback() {
-        return None;
-    }
-    let reach = if ip.is_unspecified() {
-        "every network this machine is on"
-    } else {
-        "the network"
-    };
-    Some(format!(
-        "othbook: warning: listening on {addr}: the explorer is open to {reach}, with no \
-         authentication (anyone who reaches it can query the book and run searches); \
-         --addr 127.0.0.1:PORT keeps it on this machine"
-    ))
-}
-
-/// The whole application: the page, its assets and the API.
-pub fn router(state: Arc<AppState>) -> Router {
-    let api = Router::new()
-        .route("/info", get(api::info))
-        .route("/explore", get(api::explore))
-        .route("/games", get(api::games))
-        .route("/review", get(api::review_get).post(api::review_post))
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed);
-    Router::new()
-        .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
-        .route("/style.css", get(assets::style))
-        .nest("/api/v1", api)
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .with_state(state)
-}
-
-/// Serves `state` on `listener` until `shutdown` completes; requests under way are finished
-/// first. A state made by [`AppState::from_file`] has its book file watched meanwhile, and
-/// each new valid version of it served.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    state: Arc<AppState>,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let max_connections = state.options.max_connections;
-    let watcher = state
-        .source
-        .clone()
-        .map(|path| tokio::spawn(reload::watch(state.clone(), path)));
-    let served = conn::serve(listener, router(state), max_connections, shutdown).await;
-    if let Some(w) = watcher {
-        w.abort();
-    }
-    served
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_loopback_addresses_listen_without_a_warning() {
-        for quiet in [
-            "127.0.0.1:8080",
-            "127.1.2.3:80",
-            "[::1]:8080",
-            "[::ffff:127.0.0.1]:80",
-        ] {
-            assert_eq!(network_warning(&quiet.parse().unwrap()), None, "{quiet}");
-        }
-        for open in [
-            "0.0.0.0:8080",
-            "[::]:8080",
-            "192.168.1.5:80",
-            "[2001:db8::1]:80",
-        ] {
-            let w = network_warning(&open.parse().unwrap()).unwrap_or_default();
-            assert!(w.contains("open to"), "{open}: {w}");
-        }
     }
 }

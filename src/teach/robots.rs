@@ -12,8 +12,8 @@
 //! when every battery is empty or after the turn limit (60 turns each by default); the higher
 //! credit wins, and a robot's utility is its credit minus the best other robot's.
 
-use super::rng::mix;
 use super::{Game, Heuristic};
+use crate::rng::mix;
 use std::fmt;
 
 /// Side of the square grid.

@@ -2,10 +2,10 @@
 //! the filters), most recent first, each with its moves turned into the caller's orientation
 //! so that a page can step through it on the board it shows.
 
-use super::params::Target;
 use crate::board::{format_moves, Move, Position, Symmetry};
 use crate::book::games::GameMatch;
 use crate::book::GameTable;
+use crate::report::query::Target;
 use serde::Serialize;
 
 /// What `/api/v1/games` answers.

@@ -6,10 +6,8 @@
 //! (a half-written or missing file) leaves the served book in place and is logged once.
 
 use super::cache::Cache;
-use super::AppState;
 use crate::book::{Book, BookError, GameTable, OpenOptions};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -28,7 +26,7 @@ pub struct Loaded {
     /// When it was read, in seconds since 1970 (UTC).
     pub(super) loaded_at: u64,
     /// The file's metadata when it was read (`None`: a book not read from a file).
-    stamp: Option<Stamp>,
+    pub(super) stamp: Option<Stamp>,
 }
 
 impl Loaded {
@@ -60,7 +58,7 @@ pub enum LoadError {
 /// What tells one version of a file from another without reading it: the file (device and
 /// inode: a file renamed over the path is another file), its size and its times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stamp {
+pub(super) struct Stamp {
     dev: u64,
     ino: u64,
     len: u64,
@@ -69,7 +67,7 @@ struct Stamp {
 }
 
 /// The metadata of the file at `path` (`None`: it cannot be looked at, e.g. it is missing).
-fn stamp(path: &Path) -> Option<Stamp> {
+pub(super) fn stamp(path: &Path) -> Option<Stamp> {
     let m = std::fs::metadata(path).ok()?;
     #[cfg(unix)]
     {
@@ -149,7 +147,7 @@ pub(super) fn load_settled(path: &Path, cache_entries: usize) -> Result<Loaded, 
 }
 
 /// `e` and its causes on one line, for the server's log.
-fn reason(e: &dyn std::error::Error) -> String {
+pub(super) fn reason(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {
@@ -157,59 +155,4 @@ fn reason(e: &dyn std::error::Error) -> String {
         cause = c.source();
     }
     text
-}
-
-/// Watches the book file at `path` until the task is dropped, reloading it into `state` when
-/// it changes. One reload at a time: the next check waits for the current reload.
-pub(super) async fn watch(state: Arc<AppState>, path: PathBuf) {
-    let mut ticks = tokio::time::interval(CHECK_EVERY);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // The version last acted on (served, or refused and logged), and a new version seen
-    // at the previous check, which must hold still for one more check before it is read.
-    let mut settled = state.book().stamp;
-    let mut pending = None;
-    loop {
-        ticks.tick().await;
-        let p = path.clone();
-        let Ok(seen) = tokio::task::spawn_blocking(move || stamp(&p)).await else {
-            continue;
-        };
-        if seen == settled {
-            pending = None;
-            continue;
-        }
-        if pending != Some(seen) {
-            pending = Some(seen);
-            continue;
-        }
-        pending = None;
-        let p = path.clone();
-        let entries = state.options.cache_entries;
-        let Ok(result) = tokio::task::spawn_blocking(move || load(&p, entries)).await else {
-            continue;
-        };
-        match result {
-            Ok(loaded) => {
-                settled = loaded.stamp;
-                eprintln!(
-                    "othbook: serve: reloaded {} ({} positions)",
-                    loaded.name,
-                    loaded.book.counts().0
-                );
-                state.replace(loaded);
-            }
-            // Still being written: looked at again at the next check.
-            Err(LoadError::Changed { .. }) => {}
-            Err(e) => {
-                settled = seen;
-                let served = state.book();
-                eprintln!(
-                    "othbook: serve: cannot reload {}, still serving the book read at {}: {}",
-                    path.display(),
-                    crate::utc::iso8601(served.loaded_at),
-                    reason(&e)
-                );
-            }
-        }
-    }
 }

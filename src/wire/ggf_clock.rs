@@ -6,7 +6,7 @@
 //! time is gone. `TI` sets both players' clocks, `TB` and `TW` one each.
 
 use crate::board::Color;
-use crate::play::seconds::{percent_of, Seconds, SecondsError};
+use crate::wire::seconds::{percent_of, Seconds, SecondsError};
 use std::str::FromStr;
 use std::time::Duration;
 

@@ -190,7 +190,7 @@ pub(crate) fn end_fit(empties: u32) -> Fit {
 }
 
 /// From this many empties on, the root solve goes through the selective levels first. With
-/// the table calibrated on 2026-11-25 (endgame σ of 5-10 discs) the levels cost more than
+/// the current table (endgame σ of 5-10 discs) the levels cost more than
 /// they save at every size measured: FFO #40-#44 117.1 M nodes from 18 empties against
 /// 82.8 M without, #45-#46 476 M against 404 M (docs/experiments.md), so they are off
 /// (61: no position has that many empties) until a better evaluation narrows σ.

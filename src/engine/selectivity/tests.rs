@@ -54,10 +54,9 @@ fn every_reachable_entry_is_a_fit_of_its_own_pair() {
     }
 }
 
-/// Regression: the table stopped at depth 12, so a depth 18 search (how books are evaluated)
-/// predicted each of its top nodes from a 12-ply search with the fit of 12←6: the most
-/// expensive probes of the search, on a fit measured six plies shallower. The calibrated
-/// depths now reach 14 and an 18-ply node probes at depth 10 with the measured 14←6 fit.
+/// A depth 18 search (how books are evaluated) must probe its top nodes with a fit measured
+/// for their depth: the calibrated depths reach 14, so an 18-ply node probes at depth 10 with
+/// the measured 14←6 fit, not from a 12-ply search with a fit six plies shallower.
 #[test]
 fn regression_depth_18_nodes_probed_at_depth_12_with_the_depth_12_fit() {
     for e in [26, 30, 36, 44] {

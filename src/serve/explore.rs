@@ -2,13 +2,13 @@
 //! [`ExploreReport`]), plus what a page needs to draw it: the board's discs, the legal moves,
 //! and the line.
 
-use super::params::Target;
 use crate::board::{format_moves, Move, Position};
 use crate::book::games::PositionGames;
 use crate::book::{Book, BookError};
 use crate::engine::{EngineError, EngineOptions};
 use crate::openings::Openings;
 use crate::report::explore::{ExploreGames, ExploreQuery};
+use crate::report::query::Target;
 use crate::report::{ExploreReport, MoveScores, OpeningRef};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;

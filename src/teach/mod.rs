@@ -14,13 +14,11 @@ pub mod mcts;
 pub mod minimax;
 pub mod othello;
 pub mod random;
-pub mod rng;
 pub mod robots;
 pub mod spec;
 pub mod tictactoe;
 
-pub use rng::Rng;
-
+use crate::rng::Rng;
 use std::fmt;
 use std::time::Instant;
 

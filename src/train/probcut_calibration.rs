@@ -2,10 +2,10 @@
 //! is searched at every depth (midgame pairs) or searched shallow and solved exactly (endgame
 //! pairs), without ProbCut, single-threaded with a cleared table, so the result depends only
 //! on the games, the sample size and the engine. `othbook calibrate probcut` writes the
-//! result as `src/engine/probcut/table.rs`.
+//! result as `src/engine/selectivity/table.rs`.
 
 use crate::board::Board;
-use crate::engine::probcut::{
+use crate::engine::selectivity::{
     end_shallow, mid_shallow, Fit, Selectivity, END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS,
     MID_MAX_DEPTH, MID_MIN_DEPTH,
 };
@@ -244,7 +244,7 @@ pub fn fit_all(mid: &[MidSample], end: &[EndSample]) -> Tables {
 }
 
 impl Tables {
-    /// The Rust source of `src/engine/probcut/table.rs` (fixed formatting: the same
+    /// The Rust source of `src/engine/selectivity/table.rs` (fixed formatting: the same
     /// samples give the same bytes). `source` describes the data in its header comment.
     #[must_use]
     pub fn to_rust(&self, source: &str) -> String {

@@ -1,0 +1,306 @@
+//! The one entrance of the book queries' input: text from the command line (clap) or from an
+//! HTTP query turned into a typed, checked query once: the target position and the line to
+//! it ([`Target`]), the years and the rest of a game filter ([`game_filter`]), a search depth
+//! under a cap ([`Depth`]) and a page of a list ([`Page`]). The command line and the server
+//! are thin adapters: each names the option or parameter at fault in its own terms
+//! ([`QueryError::param`]).
+
+use crate::board::{play_line, LineError, Move, NotationError, Position};
+use crate::book::{GameFilter, PlayerColor};
+
+/// Most games one page of a list may hold.
+pub const MAX_LIMIT: usize = 500;
+
+/// What is wrong with a query, and which part of it ([`QueryError::param`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    /// The start position is not a board.
+    #[error("{0}")]
+    Position(NotationError),
+    /// The moves cannot be read or played from the start.
+    #[error(transparent)]
+    Moves(LineError),
+    /// Not a year or a range of years.
+    #[error("{text:?}: use A-B or A, e.g. 1990-2000")]
+    Years {
+        /// The text given.
+        text: String,
+    },
+    /// Not a side.
+    #[error("{text:?}: use black, white or either")]
+    Color {
+        /// The text given.
+        text: String,
+    },
+    /// A side without the player it applies to.
+    #[error("applies to a player: give player too")]
+    ColorWithoutPlayer,
+    /// A search depth out of range.
+    #[error("depth {depth} is out of range: use 1 to {cap}")]
+    Depth {
+        /// The depth asked for.
+        depth: u32,
+        /// The deepest allowed.
+        cap: u32,
+    },
+    /// A page size out of range.
+    #[error("limit {limit} is out of range: use 1 to {MAX_LIMIT}")]
+    Limit {
+        /// The page size asked for.
+        limit: usize,
+    },
+}
+
+impl QueryError {
+    /// The part of the query at fault, by its HTTP parameter name (the command line's option
+    /// is `--` and the same name).
+    #[must_use]
+    pub fn param(&self) -> &'static str {
+        match self {
+            QueryError::Position(_) => "position",
+            QueryError::Moves(_) => "moves",
+            QueryError::Years { .. } => "years",
+            QueryError::Color { .. } | QueryError::ColorWithoutPlayer => "color",
+            QueryError::Depth { .. } => "depth",
+            QueryError::Limit { .. } => "limit",
+        }
+    }
+
+    /// What is wrong, without the parameter's name (for an answer that names it apart).
+    #[must_use]
+    pub fn reason(&self) -> String {
+        match self {
+            QueryError::Moves(LineError::Notation { reason, .. }) => reason.to_string(),
+            QueryError::Moves(LineError::Illegal { reason, .. }) => reason.to_string(),
+            QueryError::Depth { depth, cap } => {
+                format!("{depth} is out of range: use 1 to {cap}")
+            }
+            QueryError::Limit { limit } => {
+                format!("{limit} is out of range: use 1 to {MAX_LIMIT}")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A position asked about: where the line starts, the line (passes it implies included),
+/// and where it ends.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// The start: the given board, or the standard start.
+    pub start: Position,
+    /// The moves played from `start`, passes included.
+    pub line: Vec<Move>,
+    /// The position the line reaches.
+    pub pos: Position,
+    /// The line starts at the standard start position.
+    pub from_start: bool,
+}
+
+impl Target {
+    /// `position` (64 squares then the side to move; `None`: the standard start) then the
+    /// move string `moves` (`None`: no move).
+    pub fn parse(position: Option<&str>, moves: Option<&str>) -> Result<Target, QueryError> {
+        let start = match position {
+            Some(text) => text.parse::<Position>().map_err(QueryError::Position)?,
+            None => Position::START,
+        };
+        let (line, pos) = match moves {
+            Some(text) => {
+                let replay = play_line(&start, text).map_err(QueryError::Moves)?;
+                (replay.moves, replay.end)
+            }
+            None => (Vec::new(), start),
+        };
+        Ok(Target {
+            start,
+            line,
+            pos,
+            from_start: start == Position::START,
+        })
+    }
+}
+
+/// `1990-2000` or `1995` (spaces around either year allowed).
+pub fn parse_years(text: &str) -> Result<(u16, u16), QueryError> {
+    let err = || QueryError::Years {
+        text: text.to_string(),
+    };
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let a: u16 = a.trim().parse().map_err(|_| err())?;
+    let b: u16 = b.trim().parse().map_err(|_| err())?;
+    if a > b {
+        return Err(err());
+    }
+    Ok((a, b))
+}
+
+/// `black`, `white` or `either`.
+pub fn parse_color(text: &str) -> Result<PlayerColor, QueryError> {
+    match text {
+        "either" => Ok(PlayerColor::Either),
+        "black" => Ok(PlayerColor::Black),
+        "white" => Ok(PlayerColor::White),
+        other => Err(QueryError::Color {
+            text: other.to_string(),
+        }),
+    }
+}
+
+/// A game filter's parts as a query gives them (each `None` when not given).
+#[derive(Clone, Debug, Default)]
+pub struct FilterText<'a> {
+    /// Part of a player's name.
+    pub player: Option<&'a str>,
+    /// The side that player must have had.
+    pub color: Option<PlayerColor>,
+    /// `1990-2000` or `1995`.
+    pub years: Option<&'a str>,
+    /// Part of an event's name.
+    pub event: Option<&'a str>,
+    /// Only games played to the end.
+    pub complete_only: bool,
+}
+
+/// The game filter `f` asks for, `None` when it asks for none.
+pub fn game_filter(f: &FilterText<'_>) -> Result<Option<GameFilter>, QueryError> {
+    if f.color.is_some() && f.player.is_none() {
+        return Err(QueryError::ColorWithoutPlayer);
+    }
+    let filter = GameFilter {
+        player: f.player.map(str::to_string),
+        player_color: f.color.unwrap_or_default(),
+        years: f.years.map(parse_years).transpose()?,
+        event: f.event.map(str::to_string),
+        complete_only: f.complete_only,
+    };
+    Ok((filter != GameFilter::default()).then_some(filter))
+}
+
+/// A search depth in plies, 1 to a cap (the engine's deepest, or a server's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Depth(u32);
+
+impl Depth {
+    /// `depth`, checked against `cap`.
+    pub fn new(depth: u32, cap: u32) -> Result<Depth, QueryError> {
+        if (1..=cap).contains(&depth) {
+            Ok(Depth(depth))
+        } else {
+            Err(QueryError::Depth { depth, cap })
+        }
+    }
+
+    /// The depth in plies.
+    #[must_use]
+    pub fn plies(self) -> u32 {
+        self.0
+    }
+}
+
+/// A page of a list: at most `limit` items (1 to [`MAX_LIMIT`]) after the first `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    limit: usize,
+    offset: usize,
+}
+
+impl Page {
+    /// `limit` (default `default`) and `offset` (default 0), checked.
+    pub fn new(
+        limit: Option<usize>,
+        offset: Option<usize>,
+        default: usize,
+    ) -> Result<Page, QueryError> {
+        let limit = limit.unwrap_or(default);
+        if !(1..=MAX_LIMIT).contains(&limit) {
+            return Err(QueryError::Limit { limit });
+        }
+        Ok(Page {
+            limit,
+            offset: offset.unwrap_or(0),
+        })
+    }
+
+    /// Most items on the page.
+    #[must_use]
+    pub fn limit(self) -> usize {
+        self.limit
+    }
+
+    /// Items skipped before the page.
+    #[must_use]
+    pub fn offset(self) -> usize {
+        self.offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_parse_from_a_board_a_line_or_both() {
+        let t = Target::parse(None, Some("f5 d6 C3")).unwrap();
+        assert_eq!(crate::board::format_moves(&t.line), "f5d6c3");
+        assert!(t.from_start);
+        let obf = t.pos.to_obf();
+        let b = Target::parse(Some(&obf), Some("d3")).unwrap();
+        assert!(!b.from_start);
+        assert_eq!(b.pos, t.pos.play(b.line[0]).unwrap());
+        let none = Target::parse(None, None).unwrap();
+        assert_eq!(none.pos, Position::START);
+        assert!(none.line.is_empty());
+        for (position, moves, param) in [
+            (None, Some("f5f5"), "moves"),
+            (None, Some("i9"), "moves"),
+            (Some("XO X"), None, "position"),
+        ] {
+            assert_eq!(Target::parse(position, moves).unwrap_err().param(), param);
+        }
+    }
+
+    #[test]
+    fn years_colors_and_filters() {
+        assert_eq!(parse_years("1995"), Ok((1995, 1995)));
+        assert_eq!(parse_years(" 1990 - 2000 "), Ok((1990, 2000)));
+        for bad in ["2000-1990", "19x5", "-", ""] {
+            assert_eq!(parse_years(bad).unwrap_err().param(), "years", "{bad}");
+        }
+        assert_eq!(parse_color("white"), Ok(PlayerColor::White));
+        assert_eq!(parse_color("green").unwrap_err().param(), "color");
+        assert_eq!(game_filter(&FilterText::default()), Ok(None));
+        let no_player = FilterText {
+            color: Some(PlayerColor::Black),
+            ..FilterText::default()
+        };
+        assert_eq!(game_filter(&no_player), Err(QueryError::ColorWithoutPlayer));
+        let f = game_filter(&FilterText {
+            player: Some("Tamenori"),
+            color: Some(PlayerColor::White),
+            years: Some("1990-2000"),
+            ..FilterText::default()
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(f.player.as_deref(), Some("Tamenori"));
+        assert_eq!(f.player_color, PlayerColor::White);
+        assert_eq!(f.years, Some((1990, 2000)));
+    }
+
+    #[test]
+    fn depths_and_pages_are_bounded() {
+        assert_eq!(Depth::new(10, 10).map(Depth::plies), Ok(10));
+        assert_eq!(Depth::new(11, 10).unwrap_err().param(), "depth");
+        assert_eq!(Depth::new(0, 10).unwrap_err().param(), "depth");
+        let page = Page::new(None, None, 20).unwrap();
+        assert_eq!((page.limit(), page.offset()), (20, 0));
+        assert_eq!(Page::new(Some(0), None, 20).unwrap_err().param(), "limit");
+        assert_eq!(
+            Page::new(Some(MAX_LIMIT + 1), None, 20)
+                .unwrap_err()
+                .param(),
+            "limit"
+        );
+    }
+}

@@ -1,0 +1,28 @@
+//! `othbook serve`: the opening explorer in a browser, and the JSON API behind it
+//! (`/api/v1/...`, documented in docs/api.md), served by axum on tokio.
+//!
+//! Book queries are quick and run on the blocking pool so that a slow disk read never stalls
+//! the reactor; engine searches are capped in depth and in number (a semaphore), and their
+//! results are cached, so that no client can tie the machine up. A server started from a
+//! book file watches it and serves a new version once it is complete and valid.
+
+mod api;
+mod app;
+mod assets;
+mod cache;
+mod conn;
+mod error;
+mod explore;
+mod games;
+mod params;
+mod reload;
+mod state;
+mod watch;
+
+pub use app::{network_warning, router, serve};
+pub use conn::HEAD_TIMEOUT;
+pub use error::ApiError;
+pub use reload::{LoadError, CHECK_EVERY};
+pub use state::{
+    AppState, ServeOptions, ServeOptionsError, DEFAULT_MAX_DEPTH, MAX_BODY_BYTES, MAX_CONNECTIONS,
+};
