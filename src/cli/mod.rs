@@ -136,8 +136,8 @@ enum Command {
     /// Merge books built with the same options.
     /// Example: othbook merge a.book b.book -o ab.book
     Merge(merge::Args),
-    /// A book's values and other programs' books: evaluate, apply, deviate, enhance, fix,
-    /// import, add-games, export.
+    /// A book's values, smaller books and other programs' books: evaluate, apply, deviate,
+    /// enhance, fix, subtree, prune, import, add-games, export.
     /// Example: othbook book evaluate my.book --depth 12
     Book(book::Args),
     /// Show a book's header, counts, sources and build options.
