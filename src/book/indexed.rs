@@ -153,6 +153,47 @@ impl IndexedGames<'_> {
                 .find(board, max_ply, selection, min_games)
                 .map_err(|e| self.book.table_error(e));
         };
+        let (lo, hi) = self.posting_range(p)?;
+        let hits = self.hits(&c, lo, hi, max_ply, selection)?;
+        Ok(gather(board, hits, max_ply, min_games))
+    }
+
+    /// The first `keep` games of [`IndexedGames::find`]'s answer without a filter, with
+    /// its total and statistics, reading only the posting entries of those games: the
+    /// position record's statistics are the index's when they count as many games as the
+    /// posting list holds (then every game reached the position within the book's plies,
+    /// each once). `None` when they are not (games that reached it later, after passes),
+    /// when `max_ply` is below the book's plies, or the book does not hold the position:
+    /// [`IndexedGames::find`] answers then. The moves are not counted.
+    pub fn first(
+        &self,
+        board: &Board,
+        max_ply: usize,
+        keep: usize,
+    ) -> Result<Option<PositionGames>, BookError> {
+        let c = Canonical::of(board);
+        let plies = usize::from(self.book.header().options.plies);
+        let Some(p) = self.book.position_index(&c)?.filter(|_| max_ply >= plies) else {
+            return Ok(None);
+        };
+        let (lo, hi) = self.posting_range(p)?;
+        let Some(record) = self.book.find(&c)? else {
+            return Ok(None);
+        };
+        if record.stats.games() != hi - lo {
+            return Ok(None);
+        }
+        let take = (hi - lo).min(keep as u64);
+        let hits = self.hits(&c, lo, lo + take, max_ply, None)?;
+        let mut found = gather(board, hits, max_ply, u64::MAX);
+        found.total = (hi - lo) as usize;
+        found.stats = record.stats;
+        found.moves.clear();
+        Ok(Some(found))
+    }
+
+    /// Where the posting entries of position `p` are, checked.
+    fn posting_range(&self, p: usize) -> Result<(u64, u64), BookError> {
         let l = self.layout();
         let at = l.posting_offsets.start + 8 * p;
         let offsets = self.book.region(at..at + 16)?;
@@ -161,6 +202,20 @@ impl IndexedGames<'_> {
         if lo > hi || hi > count {
             return Err(self.book.corrupt("game index offsets"));
         }
+        Ok((lo, hi))
+    }
+
+    /// The hits of posting entries `lo..hi` of the position `c` within `max_ply` plies,
+    /// among the games `selection` accepts (all when `None`).
+    fn hits(
+        &self,
+        c: &Canonical,
+        lo: u64,
+        hi: u64,
+        max_ply: usize,
+        selection: Option<&GameSelection>,
+    ) -> Result<Vec<Hit>, BookError> {
+        let l = self.layout();
         let entries = self.book.region(
             l.postings.start + lo as usize * POSTING_SIZE
                 ..l.postings.start + hi as usize * POSTING_SIZE,
@@ -188,7 +243,7 @@ impl IndexedGames<'_> {
                 result: e.result,
             });
         }
-        Ok(gather(board, hits, max_ply, min_games))
+        Ok(hits)
     }
 
     /// The games `ids`, read, with the names.

@@ -126,6 +126,16 @@ pub fn find_games(
     q: &GamesQuery<'_>,
 ) -> Result<(PositionGames, GameExcerpt)> {
     if let Some(games) = book.indexed_games()? {
+        // Without a filter, the book's own counts give the total: only the games listed
+        // are read, however many reach the position.
+        let first = match q.filter {
+            None => games.first(q.board, q.max_ply, q.keep)?,
+            Some(_) => None,
+        };
+        if let Some(found) = first {
+            let excerpt = games.excerpt(found.matches.iter().map(|m| m.game))?;
+            return Ok((found, excerpt));
+        }
         let chosen = match q.filter {
             Some(f) => Some(games.selection(f)?.map_err(|e| bad(e.to_string()))?),
             None => None,

@@ -104,7 +104,7 @@ impl FindReport {
         FindReport {
             position: *pos,
             side: pos.side,
-            total: found.matches.len(),
+            total: found.total,
             black_wins: c.black_wins,
             draws: c.draws,
             white_wins: c.white_wins,

@@ -299,7 +299,7 @@ pub async fn games(
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),
             side: t.pos.side.to_string(),
-            total: found.matches.len(),
+            total: found.total,
             black_wins: c.black_wins,
             draws: c.draws,
             white_wins: c.white_wins,

@@ -2,12 +2,14 @@
 //! budget is reached, builds them in memory unpruned (a *run*) and writes that run as a
 //! book to a temporary folder beside the output; the runs, like the books given to
 //! `merge`, are then merged front to back, table by table, into the output (through more
-//! temporary files, since the header ahead of the tables holds their sizes). Adding up is
-//! exact and order-independent, so the bytes are those of the build in memory.
+//! temporary files, since the header ahead of the tables holds their sizes), the output with
+//! the index of its games (`index`). Adding up is exact and order-independent, so the bytes
+//! are those of the build in memory.
 
 mod builder;
 mod folder;
 mod games;
+mod index;
 mod input;
 mod positions;
 mod trie;
@@ -174,7 +176,24 @@ fn merge_inputs(
         folder,
         control,
     )?;
-    let games = games::merge(inputs, buffer, folder, control)?;
+    let mut games = games::merge(inputs, buffer, folder, control)?;
+    // The output gets the index of its games; a run is only merged again.
+    let index = match (&target, &mut games) {
+        (Target::Output(_), Some(g)) => {
+            let table = index::MergedPositions::read(&mut pos_file, positions as usize)?;
+            let (records, moves) = (&mut g.records, &mut g.moves);
+            let n = g.size.games;
+            Some(index::MergedIndex::count(
+                table,
+                records,
+                moves,
+                n,
+                memory,
+                control.stop,
+            )?)
+        }
+        _ => None,
+    };
     let mut header = Header {
         created: inputs.iter().map(|i| i.header.created).max().unwrap_or(0),
         options: first.header.options.clone(),
@@ -187,9 +206,7 @@ fn merge_inputs(
         bucket_bits: bucket_bits_for(positions as usize),
         evaluation: None,
         game_table: games.as_ref().map(|g| g.size),
-        // Written in one pass from the merged runs: the index of the games, which needs the
-        // whole table, is left out (queries scan, as on books before version 5).
-        game_index: None,
+        game_index: index.as_ref().map(index::MergedIndex::size),
     };
     header.options.min_games = min_games;
     header.nodes = *header.levels.last().unwrap_or(&1);
@@ -205,12 +222,22 @@ fn merge_inputs(
         moves: move_file,
         trie,
         games,
+        index,
     };
     let bytes = match target {
         Target::Output(path) => {
             let mut failure = None;
             let result = crate::atomic_file::replace(path, |f| {
-                write_file(f, &header, |w| parts.write(w, &header)).map_err(|e| {
+                write_file(f, &header, |w| parts.write(w, &header, control.stop)).map_err(|e| {
+                    let e = match e {
+                        BookError::Io { source, .. } => {
+                            index::stopped(source).unwrap_or_else(|source| BookError::Io {
+                                path: path.display().to_string(),
+                                source,
+                            })
+                        }
+                        e => e,
+                    };
                     let text = e.to_string();
                     failure = Some(e);
                     std::io::Error::other(text)
@@ -230,8 +257,10 @@ fn merge_inputs(
         Target::Run(path) => {
             let file = File::create(path).map_err(|e| spill_error(path, "a merged run", e))?;
             let mut w = BufWriter::with_capacity(1 << 16, file);
-            let n = write_file(&mut w, &header, |out| parts.write(out, &header))
-                .map_err(|e| respill(e, path))?;
+            let n = write_file(&mut w, &header, |out| {
+                parts.write(out, &header, control.stop)
+            })
+            .map_err(|e| respill(e, path))?;
             w.into_inner()
                 .map_err(|e| spill_error(path, "a merged run", e.into_error()))?;
             n
@@ -261,6 +290,7 @@ struct Parts {
     moves: TempFile,
     trie: trie::Trie,
     games: Option<games::Games>,
+    index: Option<index::MergedIndex>,
 }
 
 /// Maps an error of our own making to an I/O error for the file writer.
@@ -272,7 +302,12 @@ fn to_io(e: BookError) -> std::io::Error {
 }
 
 impl Parts {
-    fn write(&mut self, w: &mut impl Write, header: &Header) -> std::io::Result<()> {
+    fn write(
+        &mut self,
+        w: &mut impl Write,
+        header: &Header,
+        stop: &AtomicBool,
+    ) -> std::io::Result<()> {
         let mut positions = std::io::BufReader::new(self.positions.reopen().map_err(to_io)?);
         let hashes = std::iter::from_fn(|| {
             let mut rec = [0u8; POS_SIZE];
@@ -303,6 +338,10 @@ impl Parts {
             }
             for n in &g.names {
                 w.write_all(n.as_bytes())?;
+            }
+            if let Some(index) = &self.index {
+                let names = g.names.len();
+                index.write(&mut g.records, &mut g.moves, g.size.games, names, stop, w)?;
             }
         }
         Ok(())

@@ -228,12 +228,11 @@ fn write_data<W: Write + Seek>(
                 .map(|p| (p.key.player | p.key.opponent).count_ones())
                 .max()
                 .unwrap_or(0);
-            Some(IndexPlan::count(
-                table,
-                data.positions.len(),
-                max_discs,
-                &lookup,
-            ))
+            let plan = IndexPlan::count(&mut &*table, data.positions.len(), max_discs, &lookup);
+            Some(plan.map_err(|e| BookError::Io {
+                path: String::new(),
+                source: e,
+            })?)
         }
         _ => None,
     };
@@ -260,7 +259,8 @@ fn write_data<W: Write + Seek>(
             games.encode(&mut bytes);
             out.write_all(&bytes)?;
             if let (Some(plan), Some(memory)) = (&plan, index_memory) {
-                plan.write(games, &lookup, memory, out)?;
+                plan.write(&mut &*games, &lookup, memory, out)?;
+                games.write_index_tail(out)?;
             }
         }
         Ok(())

@@ -9,7 +9,7 @@
 //! scatters the entries window by window, each window of the output at most the memory
 //! budget, without sorting: games are visited in table order, so each list comes out sorted.
 
-use super::{GameTable, StoredGame};
+use super::GameTable;
 use crate::board::Board;
 use crate::book::key::{code_move, Canonical, Key};
 use rayon::prelude::*;
@@ -92,6 +92,39 @@ impl Posting {
 /// The book position (index in the position table) of a canonical key, if any.
 pub type Lookup<'a> = &'a (dyn Fn(Key) -> Option<usize> + Sync);
 
+/// The games an index is made of, read in table order a batch at a time, as many times as
+/// the index needs (a [`GameTable`] in memory, or a table being written, read from a file).
+pub trait IndexSource {
+    /// Games in the table.
+    fn games(&self) -> usize;
+    /// Appends the result and move codes of each game of `range` to `out`; a pass over the
+    /// table asks for consecutive ranges from 0 to the end.
+    fn read(
+        &mut self,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<(Option<i8>, Vec<u8>)>,
+    ) -> std::io::Result<()>;
+}
+
+impl IndexSource for &GameTable {
+    fn games(&self) -> usize {
+        self.len()
+    }
+
+    fn read(
+        &mut self,
+        range: std::ops::Range<usize>,
+        out: &mut Vec<(Option<i8>, Vec<u8>)>,
+    ) -> std::io::Result<()> {
+        out.extend(
+            self.games[range]
+                .iter()
+                .map(|g| (g.result, self.moves_of(g).to_vec())),
+        );
+        Ok(())
+    }
+}
+
 /// The index to write for a table: the posting offsets, counted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexPlan {
@@ -103,25 +136,24 @@ pub struct IndexPlan {
 
 impl IndexPlan {
     /// Counts the entries of each of `positions` positions (`lookup` finds them; a book
-    /// position holds at most `max_discs` discs).
-    #[must_use]
+    /// position holds at most `max_discs` discs) over the games of `source`.
     pub fn count(
-        table: &GameTable,
+        source: &mut dyn IndexSource,
         positions: usize,
         max_discs: u32,
         lookup: Lookup<'_>,
-    ) -> IndexPlan {
+    ) -> std::io::Result<IndexPlan> {
         let mut counts = vec![0u64; positions + 1];
-        table.for_each_occurrence(max_discs, lookup, 0..table.len(), &mut |p, _| {
+        for_each_occurrence(source, max_discs, lookup, &mut |p, _| {
             counts[p + 1] += 1;
-        });
+        })?;
         for i in 1..counts.len() {
             counts[i] += counts[i - 1];
         }
-        IndexPlan {
+        Ok(IndexPlan {
             offsets: counts,
             max_discs,
-        }
+        })
     }
 
     /// The size the header records.
@@ -132,12 +164,12 @@ impl IndexPlan {
         }
     }
 
-    /// Writes the index of `table` (posting offsets, postings, move checkpoints, name uses),
-    /// holding at most about `memory` bytes of postings at once: one pass over the games
-    /// per window of the output.
+    /// Writes the posting offsets and the postings of the games of `source`, holding at
+    /// most about `memory` bytes of postings at once: one pass over the games per window
+    /// of the output. The checkpoints and name uses follow ([`GameTable::write_index_tail`]).
     pub fn write(
         &self,
-        table: &GameTable,
+        source: &mut dyn IndexSource,
         lookup: Lookup<'_>,
         memory: usize,
         out: &mut impl Write,
@@ -152,26 +184,122 @@ impl IndexPlan {
             let hi = (lo + window).min(total);
             let mut buf = vec![0u8; (hi - lo) as usize * POSTING_SIZE];
             let mut cursor = self.offsets.clone();
-            table.for_each_occurrence(self.max_discs, lookup, 0..table.len(), &mut |p, e| {
+            for_each_occurrence(source, self.max_discs, lookup, &mut |p, e| {
                 let slot = cursor[p];
                 cursor[p] += 1;
                 if (lo..hi).contains(&slot) {
                     let at = (slot - lo) as usize * POSTING_SIZE;
                     buf[at..at + POSTING_SIZE].copy_from_slice(&e.encode());
                 }
-            });
+            })?;
             out.write_all(&buf)?;
             lo = hi;
         }
-        let mut at = 0u64;
-        for (i, g) in table.games.iter().enumerate() {
-            if i % CHECKPOINT_GAMES == 0 {
-                out.write_all(&at.to_le_bytes())?;
-            }
-            at += super::codec::packed_len(g.moves_len) as u64;
-        }
-        out.write_all(&table.name_uses())
+        Ok(())
     }
+}
+
+/// Writes the move checkpoints of games of `moves_len` plies each, in table order.
+pub fn write_checkpoints(
+    moves_len: impl Iterator<Item = u8>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut at = 0u64;
+    for (i, len) in moves_len.enumerate() {
+        if i % CHECKPOINT_GAMES == 0 {
+            out.write_all(&at.to_le_bytes())?;
+        }
+        at += super::codec::packed_len(len) as u64;
+    }
+    Ok(())
+}
+
+/// Marks in `uses` what a game record names its names as (the record's black, white,
+/// event and source name indices).
+pub fn mark_uses(uses: &mut [u8], black: u32, white: u32, event: u32, source: u32) {
+    let mut mark = |n: u32, bit: u8| {
+        if let Some(u) = uses.get_mut(n as usize) {
+            *u |= bit;
+        }
+    };
+    mark(black, USED_AS_PLAYER);
+    mark(white, USED_AS_PLAYER);
+    mark(event, USED_AS_EVENT);
+    mark(source, USED_AS_SOURCE);
+}
+
+/// Calls `f(position, entry)` for every book position each game of `source` reaches (the
+/// first time it does), games in table order, plies in order. Games are replayed in
+/// parallel a batch at a time; a game that does not replay stops where it fails.
+fn for_each_occurrence(
+    source: &mut dyn IndexSource,
+    max_discs: u32,
+    lookup: Lookup<'_>,
+    f: &mut dyn FnMut(usize, Posting),
+) -> std::io::Result<()> {
+    let games = source.games();
+    let mut batch = Vec::with_capacity(BATCH_GAMES.min(games));
+    let mut start = 0;
+    while start < games {
+        let end = (start + BATCH_GAMES).min(games);
+        batch.clear();
+        source.read(start..end, &mut batch)?;
+        let found: Vec<Vec<(usize, Posting)>> = batch
+            .par_iter()
+            .enumerate()
+            .with_min_len(256)
+            .map(|(k, (result, codes))| occurrences(start + k, *result, codes, max_discs, lookup))
+            .collect();
+        for (p, e) in found.into_iter().flatten() {
+            f(p, e);
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// The book positions game number `i` (its `result`, its move `codes`) reaches, with their
+/// entries.
+fn occurrences(
+    i: usize,
+    result: Option<i8>,
+    codes: &[u8],
+    max_discs: u32,
+    lookup: Lookup<'_>,
+) -> Vec<(usize, Posting)> {
+    let mut out = Vec::with_capacity(MAX_OCCURRENCES.min(codes.len() + 1));
+    let mut board = Board::START;
+    let mut last = None;
+    for ply in 0..=codes.len() {
+        let discs = (board.player().0 | board.opponent().0).count_ones();
+        if discs > max_discs {
+            break;
+        }
+        let c = Canonical::of(&board);
+        let here = lookup(c.key);
+        // The same discs after a pass may be the same position: the first ply counts.
+        if let Some(p) = here.filter(|_| here != last) {
+            out.push((
+                p,
+                Posting {
+                    game: i as u32,
+                    ply: ply as u8,
+                    next: codes.get(ply).copied().unwrap_or(NO_NEXT),
+                    sym: c.syms.trailing_zeros() as u8 & 7,
+                    result,
+                },
+            ));
+        }
+        last = here;
+        let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
+            break;
+        };
+        match board.play_move(next) {
+            Ok(b) => board = b,
+            Err(_) => break,
+        }
+    }
+    out
 }
 
 impl GameTable {
@@ -180,86 +308,16 @@ impl GameTable {
     #[must_use]
     pub fn name_uses(&self) -> Vec<u8> {
         let mut uses = vec![0u8; self.names.len()];
-        let mut mark = |n: u32, bit: u8| {
-            if let Some(u) = uses.get_mut(n as usize) {
-                *u |= bit;
-            }
-        };
         for g in &self.games {
-            mark(g.black, USED_AS_PLAYER);
-            mark(g.white, USED_AS_PLAYER);
-            mark(g.event, USED_AS_EVENT);
-            mark(g.source, USED_AS_SOURCE);
+            mark_uses(&mut uses, g.black, g.white, g.event, g.source);
         }
         uses
     }
 
-    /// Calls `f(position, entry)` for every book position each game of `games` reaches
-    /// (the first time it does), games in table order, plies in order. Games are replayed
-    /// in parallel a batch at a time; a game that does not replay stops where it fails.
-    fn for_each_occurrence(
-        &self,
-        max_discs: u32,
-        lookup: Lookup<'_>,
-        games: std::ops::Range<usize>,
-        f: &mut dyn FnMut(usize, Posting),
-    ) {
-        let mut start = games.start;
-        while start < games.end {
-            let end = (start + BATCH_GAMES).min(games.end);
-            let found: Vec<Vec<(usize, Posting)>> = (start..end)
-                .into_par_iter()
-                .with_min_len(256)
-                .map(|i| self.occurrences(i, &self.games[i], max_discs, lookup))
-                .collect();
-            for (p, e) in found.into_iter().flatten() {
-                f(p, e);
-            }
-            start = end;
-        }
-    }
-
-    /// The book positions game `g` (number `i`) reaches, with their entries.
-    fn occurrences(
-        &self,
-        i: usize,
-        g: &StoredGame,
-        max_discs: u32,
-        lookup: Lookup<'_>,
-    ) -> Vec<(usize, Posting)> {
-        let codes = self.moves_of(g);
-        let mut out = Vec::with_capacity(MAX_OCCURRENCES.min(codes.len() + 1));
-        let mut board = Board::START;
-        let mut last = None;
-        for ply in 0..=codes.len() {
-            let discs = (board.player().0 | board.opponent().0).count_ones();
-            if discs > max_discs {
-                break;
-            }
-            let c = Canonical::of(&board);
-            let here = lookup(c.key);
-            // The same discs after a pass may be the same position: the first ply counts.
-            if let Some(p) = here.filter(|_| here != last) {
-                out.push((
-                    p,
-                    Posting {
-                        game: i as u32,
-                        ply: ply as u8,
-                        next: codes.get(ply).copied().unwrap_or(NO_NEXT),
-                        sym: c.syms.trailing_zeros() as u8 & 7,
-                        result: g.result,
-                    },
-                ));
-            }
-            last = here;
-            let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
-                break;
-            };
-            match board.play_move(next) {
-                Ok(b) => board = b,
-                Err(_) => break,
-            }
-        }
-        out
+    /// Writes the parts of the index after the postings: the move checkpoints and the
+    /// name uses.
+    pub fn write_index_tail(&self, out: &mut impl Write) -> std::io::Result<()> {
+        write_checkpoints(self.games.iter().map(|g| g.moves_len), out)?;
+        out.write_all(&self.name_uses())
     }
 }

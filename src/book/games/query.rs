@@ -45,13 +45,17 @@ pub struct GameMatch {
 /// The games that reached a position and what they add up to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PositionGames {
-    /// The games, most recent first.
+    /// The games, most recent first: all of them, or the first ones only when read by
+    /// [`IndexedGames::first`](crate::book::indexed::IndexedGames::first).
     pub matches: Vec<GameMatch>,
+    /// How many games reach the position (`matches` may list fewer).
+    pub total: usize,
     /// Their statistics, from the view of the side to move.
     pub stats: PositionStats,
     /// The moves they played, as [`Book::moves`](crate::book::Book::moves) lists them: in the
     /// board's orientation, equivalent moves once, most played first, statistics from the
-    /// mover's view. Moves played in fewer than `min_games` games are left out.
+    /// mover's view. Moves played in fewer than `min_games` games are left out. Empty when
+    /// `matches` lists the first games only.
     pub moves: Vec<(Move, MoveStats)>,
 }
 
@@ -251,6 +255,7 @@ pub(crate) fn gather(
         }
         result.matches.push(GameMatch { game, ply, next });
     }
+    result.total = result.matches.len();
     result.moves = codes
         .into_iter()
         .filter(|(_, s)| s.games() >= min_games)

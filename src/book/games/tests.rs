@@ -446,6 +446,16 @@ proptest! {
                         .find(board, max_ply, isel.as_ref(), u64::from(min_games))
                         .expect("index");
                     prop_assert_eq!(&got, &want, "{:?} {:?} {}", filter, board, max_ply);
+                    // Without a filter, the first games and the counts without reading
+                    // the rest, where the book's counts give them.
+                    if filter.is_some() {
+                        continue;
+                    }
+                    if let Some(first) = ix.first(board, max_ply, t % 4).expect("index") {
+                        prop_assert_eq!(first.total, want.total);
+                        prop_assert_eq!(first.stats, want.stats);
+                        prop_assert_eq!(&first.matches[..], &want.matches[..(t % 4).min(want.total)]);
+                    }
                 }
             }
         }
@@ -489,4 +499,22 @@ fn books_with_the_index_round_trip_and_older_versions_still_answer() {
             assert_eq!(found.matches.len(), t.len(), "{name}");
         }
     }
+}
+
+/// A query without a filter at the start (every game reaches it) read every posting entry
+/// to list a few games: the first ones are read, the counts are the book's.
+#[test]
+fn regression_unfiltered_query_read_every_posting() {
+    let g = seeded_games(120, 60, 5);
+    let (table, book) = indexed_book(&g, 20, 2);
+    let ix = book.indexed_games().expect("reads").expect("indexed");
+    let first = ix
+        .first(&Board::START, 20, 3)
+        .expect("reads")
+        .expect("fast");
+    assert_eq!(first.matches.len(), 3);
+    assert_eq!(first.total, table.len());
+    let all = table.find(&Board::START, 20, None, 2).expect("scan");
+    assert_eq!(first.stats, all.stats);
+    assert_eq!(&first.matches[..], &all.matches[..3]);
 }
