@@ -5,8 +5,7 @@ use super::input::{Input, Region};
 use super::{Control, TempFile};
 use crate::book::games::{
     decode_names, decode_record, pack, packed_len, record_bytes, table_order, unpack_game,
-    GameTableError,
-    GameTableSize, StoredGame, GAME_RECORD_SIZE, NO_NAME,
+    GameTableError, GameTableSize, StoredGame, GAME_RECORD_SIZE, NO_NAME,
 };
 use crate::book::BookError;
 use std::cmp::Ordering;
@@ -80,7 +79,7 @@ impl Cursor<'_> {
             path: self.input.name.to_string(),
             source,
         };
-        let at = self.read as usize - 1;
+        let at = self.read - 1;
         let mut game = decode_record(&r, at, self.map.len()).map_err(table)?;
         unpack_game(packed, game.moves_len, at, &mut codes).map_err(table)?;
         let map = |n: u32| {

@@ -112,3 +112,34 @@ fn streamed_merges_are_merges_in_memory() {
         );
     }
 }
+
+/// Games whose pruned build fits the budget are built in memory at once, not spilled as
+/// unpruned runs: the budget was counted as for an unpruned build whatever `--min-games`,
+/// so a 100,000-game build at the default budget took three times as long as before.
+#[test]
+fn regression_input_that_fits_a_pruned_build_was_spilled() {
+    let g = games(&(0..100).collect::<Vec<_>>(), 60);
+    let options = BuildOptions {
+        plies: 40,
+        min_games: 2,
+        filter: GameFilter::default(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.book");
+    // About 10 KB a game: a pruned build of 41 plies needs less, an unpruned one more.
+    let mut b = ExternalBuild::new(&options, 7, 100 * 10_000, &out, control()).unwrap();
+    b.push(g.clone()).unwrap();
+    let (written, _) = b.finish(&out).unwrap();
+    assert_eq!(written.runs, 0, "the games were spilled");
+    let whole = encode(&build(&g, &options, 7, &|_| {}).unwrap().0).unwrap();
+    assert!(std::fs::read(&out).unwrap() == whole, "the books differ");
+    // Unpruned, the same games do not fit: they are spilled, in several runs.
+    let exact = BuildOptions {
+        min_games: 1,
+        ..options
+    };
+    let mut b = ExternalBuild::new(&exact, 7, 100 * 10_000, &out, control()).unwrap();
+    b.push(g.clone()).unwrap();
+    let (written, _) = b.finish(&out).unwrap();
+    assert!(written.runs > 1, "{} runs", written.runs);
+}
