@@ -128,9 +128,6 @@ impl<'a> ExternalBuild<'a> {
                 self.report.games_used += 1;
             }
             let (record, replayed) = footprint(&g, plies);
-            self.held += record;
-            self.plies += replayed;
-            self.pending.push(g);
             // Until the first run, the games held may still all be built at once, pruned:
             // they are held as long as that build fits.
             let min = if self.runs.is_empty() {
@@ -138,9 +135,13 @@ impl<'a> ExternalBuild<'a> {
             } else {
                 1
             };
-            if self.held + self.plies * per_ply(min) >= self.memory {
+            let after = self.held + record + (self.plies + replayed) * per_ply(min);
+            if after > self.memory && !self.pending.is_empty() {
                 self.spill()?;
             }
+            self.held += record;
+            self.plies += replayed;
+            self.pending.push(g);
         }
         Ok(())
     }
@@ -151,22 +152,28 @@ impl<'a> ExternalBuild<'a> {
         &self.report
     }
 
-    /// Builds the games held, unpruned, and writes them as runs: as many games in each as
-    /// an unpruned build of them fits the budget (more than one run when they were held for
-    /// a pruned build).
+    /// Builds the games held, unpruned, and writes them as runs of about equal size, each
+    /// within the budget built unpruned (more than one run when they were held for a
+    /// pruned build).
     fn spill(&mut self) -> Result<(), BookError> {
         let mut games = std::mem::take(&mut self.pending);
         self.held = 0;
         self.plies = 0;
         let plies = usize::from(self.options.plies);
+        let unpruned = |g: &GameRecord| {
+            let (record, replayed) = footprint(g, plies);
+            record + replayed * per_ply(1)
+        };
+        // Runs of about equal size, each within the budget.
+        let total: u64 = games.iter().map(unpruned).sum();
+        let each = total.div_ceil(total.div_ceil(self.memory.max(1)).max(1));
         while !games.is_empty() {
             let mut bytes = 0u64;
             let take = games
                 .iter()
                 .take_while(|g| {
-                    let (record, replayed) = footprint(g, plies);
-                    bytes += record + replayed * per_ply(1);
-                    bytes <= self.memory
+                    bytes += unpruned(g);
+                    bytes <= each
                 })
                 .count()
                 .max(1);

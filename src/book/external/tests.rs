@@ -133,13 +133,23 @@ fn regression_input_that_fits_a_pruned_build_was_spilled() {
     assert_eq!(written.runs, 0, "the games were spilled");
     let whole = encode(&build(&g, &options, 7, &|_| {}).unwrap().0).unwrap();
     assert!(std::fs::read(&out).unwrap() == whole, "the books differ");
-    // Unpruned, the same games do not fit: they are spilled, in several runs.
+}
+
+/// A run written when the budget filled left the game that filled it to a run of its own:
+/// twice the runs, every other one of a single game.
+#[test]
+fn regression_a_full_run_was_followed_by_a_run_of_one_game() {
+    let g = games(&(0..100).collect::<Vec<_>>(), 60);
     let exact = BuildOptions {
+        plies: 40,
         min_games: 1,
-        ..options
+        filter: GameFilter::default(),
     };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.book");
     let mut b = ExternalBuild::new(&exact, 7, 100 * 10_000, &out, control()).unwrap();
     b.push(g.clone()).unwrap();
     let (written, _) = b.finish(&out).unwrap();
-    assert!(written.runs > 1, "{} runs", written.runs);
+    // About 12.6 KB a game, 1.26 MB in all: two runs, not a full one and one of one game.
+    assert_eq!(written.runs, 2);
 }
