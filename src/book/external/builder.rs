@@ -1,6 +1,7 @@
-//! A build in bounded memory: games are held until the budget is reached, then built
-//! unpruned in memory and written as a run to the temporary folder; at the end the runs are
-//! merged into the output, pruned. Input that fits the budget is built in memory at once.
+//! A build in bounded memory: games are held as long as their build in memory, pruned,
+//! fits the budget (input that fits is built at once); beyond, they are built unpruned, as
+//! many at a time as that fits, and written as runs to the temporary folder; at the end the
+//! runs are merged into the output, pruned.
 
 use super::input::Input;
 use super::{merge_levels, Control, Step, TempFolder};
@@ -11,10 +12,20 @@ use crate::book::BookError;
 use crate::transcript::GameRecord;
 use std::path::{Path, PathBuf};
 
-/// Bytes a build holds per ply of a game it builds in memory: the ply's record, its share
-/// of the positions, moves and lines made from it, and of the run's bytes before they are
-/// written (measured on random games; the exact figure depends on how many are unique).
-const PER_PLY: usize = 300;
+/// Bytes a build in memory holds per ply of a game, whatever it keeps: the ply's record
+/// (24 bytes, with the slack of the vectors it is sorted in) and its line's byte.
+const PER_PLY_READ: u64 = 32;
+
+/// Bytes a build in memory holds per position it keeps: the position, its moves and line
+/// nodes, and their share of the bytes written (with [`PER_PLY_READ`], 300 bytes per ply
+/// measured for random games built unpruned, nearly every position unique).
+const PER_KEPT: u64 = 268;
+
+/// Bytes a build at `min_games` holds per ply: a position is kept only when `min_games`
+/// plies reach it, so at most one ply in `min_games` makes one.
+fn per_ply(min_games: u32) -> u64 {
+    PER_PLY_READ + PER_KEPT / u64::from(min_games.max(1))
+}
 
 /// What a build or merge wrote.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,7 +65,9 @@ pub struct ExternalBuild<'a> {
     created: u64,
     memory: u64,
     pending: Vec<GameRecord>,
+    /// Bytes of the records of `pending`, and their plies to be built.
     held: u64,
+    plies: u64,
     runs: Vec<PathBuf>,
     run_games: u64,
     report: BuildReport,
@@ -62,8 +75,8 @@ pub struct ExternalBuild<'a> {
     control: Control<'a>,
 }
 
-/// About the bytes a build holds for `g` (its record, and building it `plies` deep).
-fn footprint(g: &GameRecord, plies: usize) -> u64 {
+/// The bytes of `g`'s record, and the plies of it a build `plies` deep replays.
+fn footprint(g: &GameRecord, plies: usize) -> (u64, u64) {
     let names = [&g.black, &g.white, &g.event, &g.place, &g.date]
         .iter()
         .map(|n| n.as_ref().map_or(0, String::len))
@@ -71,7 +84,7 @@ fn footprint(g: &GameRecord, plies: usize) -> u64 {
     let record = std::mem::size_of::<GameRecord>()
         + g.moves.capacity() * std::mem::size_of::<crate::board::Move>()
         + names;
-    (record + (g.moves.len().min(plies) + 1) * PER_PLY) as u64
+    (record as u64, (g.moves.len().min(plies) + 1) as u64)
 }
 
 impl<'a> ExternalBuild<'a> {
@@ -92,6 +105,7 @@ impl<'a> ExternalBuild<'a> {
             memory,
             pending: Vec::new(),
             held: 0,
+            plies: 0,
             runs: Vec::new(),
             run_games: 0,
             report: BuildReport::default(),
@@ -113,11 +127,21 @@ impl<'a> ExternalBuild<'a> {
             } else {
                 self.report.games_used += 1;
             }
-            self.held += footprint(&g, plies);
-            self.pending.push(g);
-            if self.held >= self.memory {
+            let (record, replayed) = footprint(&g, plies);
+            // Until the first run, the games held may still all be built at once, pruned:
+            // they are held as long as that build fits.
+            let min = if self.runs.is_empty() {
+                self.options.min_games
+            } else {
+                1
+            };
+            let after = self.held + record + (self.plies + replayed) * per_ply(min);
+            if after > self.memory && !self.pending.is_empty() {
                 self.spill()?;
             }
+            self.held += record;
+            self.plies += replayed;
+            self.pending.push(g);
         }
         Ok(())
     }
@@ -128,16 +152,44 @@ impl<'a> ExternalBuild<'a> {
         &self.report
     }
 
-    /// Builds the games held, unpruned, and writes them as a run.
+    /// Builds the games held, unpruned, and writes them as runs of about equal size, each
+    /// within the budget built unpruned (more than one run when they were held for a
+    /// pruned build).
     fn spill(&mut self) -> Result<(), BookError> {
-        let games = std::mem::take(&mut self.pending);
+        let mut games = std::mem::take(&mut self.pending);
         self.held = 0;
+        self.plies = 0;
+        let plies = usize::from(self.options.plies);
+        let unpruned = |g: &GameRecord| {
+            let (record, replayed) = footprint(g, plies);
+            record + replayed * per_ply(1)
+        };
+        // Runs of about equal size, each within the budget.
+        let total: u64 = games.iter().map(unpruned).sum();
+        let each = total.div_ceil(total.div_ceil(self.memory.max(1)).max(1));
+        while !games.is_empty() {
+            let mut bytes = 0u64;
+            let take = games
+                .iter()
+                .take_while(|g| {
+                    bytes += unpruned(g);
+                    bytes <= each
+                })
+                .count()
+                .max(1);
+            let run: Vec<GameRecord> = games.drain(..take).collect();
+            self.spill_run(&run)?;
+        }
+        Ok(())
+    }
+
+    /// Builds `games`, unpruned, and writes them as one run.
+    fn spill_run(&mut self, games: &[GameRecord]) -> Result<(), BookError> {
         let exact = BuildOptions {
             min_games: 1,
             ..self.options.clone()
         };
-        let (data, report) = build(&games, &exact, self.created, &|_| {})?;
-        drop(games);
+        let (data, report) = build(games, &exact, self.created, &|_| {})?;
         let path = self
             .folder
             .path()?

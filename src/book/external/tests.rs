@@ -112,3 +112,44 @@ fn streamed_merges_are_merges_in_memory() {
         );
     }
 }
+
+/// Games whose pruned build fits the budget are built in memory at once, not spilled as
+/// unpruned runs: the budget was counted as for an unpruned build whatever `--min-games`,
+/// so a 100,000-game build at the default budget took three times as long as before.
+#[test]
+fn regression_input_that_fits_a_pruned_build_was_spilled() {
+    let g = games(&(0..100).collect::<Vec<_>>(), 60);
+    let options = BuildOptions {
+        plies: 40,
+        min_games: 2,
+        filter: GameFilter::default(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.book");
+    // About 10 KB a game: a pruned build of 41 plies needs less, an unpruned one more.
+    let mut b = ExternalBuild::new(&options, 7, 100 * 10_000, &out, control()).unwrap();
+    b.push(g.clone()).unwrap();
+    let (written, _) = b.finish(&out).unwrap();
+    assert_eq!(written.runs, 0, "the games were spilled");
+    let whole = encode(&build(&g, &options, 7, &|_| {}).unwrap().0).unwrap();
+    assert!(std::fs::read(&out).unwrap() == whole, "the books differ");
+}
+
+/// A run written when the budget filled left the game that filled it to a run of its own:
+/// twice the runs, every other one of a single game.
+#[test]
+fn regression_a_full_run_was_followed_by_a_run_of_one_game() {
+    let g = games(&(0..100).collect::<Vec<_>>(), 60);
+    let exact = BuildOptions {
+        plies: 40,
+        min_games: 1,
+        filter: GameFilter::default(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.book");
+    let mut b = ExternalBuild::new(&exact, 7, 100 * 10_000, &out, control()).unwrap();
+    b.push(g.clone()).unwrap();
+    let (written, _) = b.finish(&out).unwrap();
+    // About 12.6 KB a game, 1.26 MB in all: two runs, not a full one and one of one game.
+    assert_eq!(written.runs, 2);
+}
