@@ -474,27 +474,32 @@ fn calibrate_probcut_measures_the_weights_it_is_given() {
         "--out",
         &d("w.bin"),
     ]);
+    // One position per band is too few to fit (every fit is written as one that never
+    // cuts), but the measured samples show which weights searched them.
     let small = ["--positions", "1", "--end-positions", "1", "-o", "-"];
-    let table = |eval: Option<&str>| {
-        let mut args = vec!["calibrate", "probcut", games];
+    let table = |eval: Option<&str>, samples: &str| {
+        let mut args = vec!["calibrate", "probcut", games, "--samples", samples];
         args.extend(small);
         if let Some(e) = eval {
             args.extend(["--eval", e]);
         }
-        run(&args)
+        let out = othbook().args(&args).output().expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(err.contains("will never cut"), "{err}");
+        let measured = std::fs::read_to_string(samples).expect("samples written");
+        (String::from_utf8_lossy(&out.stdout).to_string(), measured)
     };
-    let (embedded, other) = (table(None), table(Some(&d("w.bin"))));
+    let (embedded, embedded_samples) = table(None, &d("s1.tsv"));
+    let (other, other_samples) = table(Some(&d("w.bin")), &d("s2.tsv"));
     assert!(other.contains("; evaluation "), "{other}");
-    let body = |t: &str| {
-        t.lines()
-            .filter(|l| !l.starts_with("//!"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    assert!(
+        !embedded.contains("a: 1.0000"),
+        "a fit from one sample: {embedded}"
+    );
     assert_ne!(
-        body(&embedded),
-        body(&other),
-        "the same table for other weights"
+        embedded_samples, other_samples,
+        "the same measurements for other weights"
     );
     let bad = othbook()
         .args([

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use othbook::engine::selectivity::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
 use othbook::engine::{Engine, EngineOptions, PatternEval};
 use othbook::train::probcut_calibration::{
-    fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv,
+    fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv, MIN_FIT_SAMPLES,
 };
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
@@ -151,6 +151,13 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
             .with_context(|| format!("writing {}", f.path().display()))?;
     }
     let tables = fit_all(&mid_samples, &end_samples);
+    let (thin, used) = tables.thin_fits();
+    if thin > 0 {
+        eprintln!(
+            "warning: {thin} of {used} fits rest on fewer than {MIN_FIT_SAMPLES} samples and will \
+             never cut: give more --positions/--end-positions"
+        );
+    }
     let mut source = format!(
         "{} midgame and {} endgame positions from {} games of {}",
         mid.len(),

@@ -129,6 +129,27 @@ pub struct Fit {
     pub sigma: f64,
 }
 
+impl Fit {
+    /// A fit that never cuts (slope 0): what a regression on too few samples is written as,
+    /// since a residual deviation from a handful of points would cut on noise.
+    #[must_use]
+    pub const fn never(shallow: u8) -> Fit {
+        Fit {
+            shallow,
+            a: 0.0,
+            b: 0.0,
+            sigma: 0.0,
+        }
+    }
+
+    /// Whether this fit may cut at all: a slope near zero means the shallow value says
+    /// nothing about the deep one (or that [`Fit::never`] made it).
+    #[must_use]
+    pub fn cuts(&self) -> bool {
+        self.a > 0.1
+    }
+}
+
 /// Midgame ProbCut is tried from this depth on.
 pub const MID_MIN_DEPTH: u32 = 4;
 /// Deepest midgame depth calibrated; deeper nodes keep the gap `d - d'` of the deepest

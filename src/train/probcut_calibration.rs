@@ -167,11 +167,17 @@ pub fn samples_tsv(mid: &[MidSample], end: &[EndSample]) -> String {
     s
 }
 
+/// Fewest samples behind a fit that may cut: below it a fit is [`Fit::never`].
+pub const MIN_FIT_SAMPLES: usize = 10;
+
 /// Least-squares fit of `y ≈ a·x + b` and the residual standard deviation (n − 2 degrees of
-/// freedom). Fewer than three points, or no spread in `x`, give `a = 1, b = 0` with the
-/// deviation of `y − x` so that the cut stays conservative.
+/// freedom). Fewer than [`MIN_FIT_SAMPLES`] points give a fit that never cuts; no spread in
+/// `x` gives `a = 1, b = 0` with the deviation of `y − x`.
 #[must_use]
 pub fn fit(shallow: u32, points: &[(i32, i32)]) -> Fit {
+    if points.len() < MIN_FIT_SAMPLES {
+        return Fit::never(shallow as u8);
+    }
     let n = points.len() as f64;
     let (sx, sy) = points.iter().fold((0.0, 0.0), |(sx, sy), &(x, y)| {
         (sx + f64::from(x), sy + f64::from(y))
@@ -185,7 +191,7 @@ pub fn fit(shallow: u32, points: &[(i32, i32)]) -> Fit {
         .iter()
         .map(|&(x, y)| (f64::from(x) - mx) * (f64::from(y) - my))
         .sum();
-    let (a, b) = if points.len() >= 3 && sxx > 0.0 {
+    let (a, b) = if sxx > 0.0 {
         let a = sxy / sxx;
         (a, my - a * mx)
     } else {
@@ -244,6 +250,21 @@ pub fn fit_all(mid: &[MidSample], end: &[EndSample]) -> Tables {
 }
 
 impl Tables {
+    /// How many of the fits the engine uses rest on fewer than [`MIN_FIT_SAMPLES`] samples
+    /// (and so never cut), and how many it uses: midgame depths from [`MID_MIN_DEPTH`], every
+    /// endgame count.
+    #[must_use]
+    pub fn thin_fits(&self) -> (usize, usize) {
+        let used = self
+            .midgame
+            .iter()
+            .flat_map(|band| band.iter().skip(MID_MIN_DEPTH as usize))
+            .chain(self.endgame.iter());
+        used.fold((0, 0), |(thin, all), (_, n)| {
+            (thin + usize::from(*n < MIN_FIT_SAMPLES), all + 1)
+        })
+    }
+
     /// The Rust source of `src/engine/selectivity/table.rs` (fixed formatting: the same
     /// samples give the same bytes). `source` describes the data in its header comment.
     #[must_use]
@@ -307,9 +328,20 @@ mod tests {
             .collect();
         let f = fit(3, &noisy);
         assert!((f.sigma - 5.0).abs() < 0.3, "{f:?}");
-        // Too few points: identity with the spread of y - x.
-        let f = fit(2, &[(0, 10)]);
-        assert_eq!((f.a, f.b), (1.0, 0.0));
+    }
+
+    /// A fit from one to nine samples had a residual deviation of almost nothing (zero from
+    /// none), so the engine cut with no margin wherever the table was fitted on a handful of
+    /// positions (`calibrate probcut --positions 2`).
+    #[test]
+    fn regression_a_fit_from_too_few_samples_cut_on_noise() {
+        for n in 0..MIN_FIT_SAMPLES {
+            let pts: Vec<(i32, i32)> = (0..n as i32).map(|x| (x, x + 1)).collect();
+            let f = fit(2, &pts);
+            assert!(!f.cuts(), "{n} samples: {f:?}");
+        }
+        let pts: Vec<(i32, i32)> = (0..MIN_FIT_SAMPLES as i32).map(|x| (x, x + 1)).collect();
+        assert!(fit(2, &pts).cuts());
     }
 
     /// The same games and counts give the same table, byte for byte.

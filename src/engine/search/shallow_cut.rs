@@ -20,7 +20,7 @@ impl<E: Evaluator> Worker<'_, E> {
         lean_high: bool,
         mut shallow: impl FnMut(&mut Self, i32, i32) -> i32,
     ) -> Option<i32> {
-        if fit.a <= 0.1 {
+        if !fit.cuts() {
             return None;
         }
         let margin = self.selectivity.t() * fit.sigma;
