@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Checks that a book evaluated in shards on a Slurm cluster is byte for byte the book one
-# unsharded `othbook book evaluate` writes. It starts a one-node Slurm cluster on this machine,
-# builds a small book, runs the job files of docs/cluster.md (taken from the document itself,
-# so that what it shows is what is tested): evaluate-shards.sbatch as a 3-task job array and
-# apply-parts.sbatch as a job depending on it; then evaluates the same book in one process
-# and compares the two files. Prints PASS or FAIL; exits non-zero on FAIL.
+# unsharded `othbook book evaluate` writes, and that a book built in shards and merged is the
+# book one `othbook build` writes. It starts a one-node Slurm cluster on this machine, runs the
+# job files of docs/cluster.md (taken from the document itself, so that what it shows is what
+# is tested): evaluate-shards.sbatch as a 3-task job array and apply-parts.sbatch as a job
+# depending on it, then build-shards.sbatch and merge-shards.sbatch the same way; it does
+# each job's work again in one process and compares the files. Prints PASS or FAIL for each;
+# exits non-zero on a FAIL.
 #
 #   scripts/slurm-local.sh                 # the check above
 #   scripts/slurm-local.sh --cluster-only  # a dummy array job instead: checks the cluster alone
@@ -34,6 +36,8 @@ selectivity=87
 # Real games, read in place (never copied into the repository): 320 games of 2021 make a
 # 331-position book at 14 plies, which evaluates in seconds at depth 6.
 games="$repo/../shared/data/wthor/WTH_2021.wtb"
+# The sharded build: six years of WTHOR (about 3,000 games) in $shards shards.
+build_years=(2016 2017 2018 2019 2020 2021)
 ctld_port="${SLURM_LOCAL_PORT:-6817}"
 slurmd_port=$((ctld_port + 1))
 start=$SECONDS
@@ -139,6 +143,9 @@ for _ in $(seq 50); do [[ -S "$work/munge/munge.socket" ]] && break; sleep 0.1; 
 # --- slurm --------------------------------------------------------------------------------
 node=localhost
 cpus="$(nproc)"
+# The node's memory as slurmd finds it, less a margin (slurmd drains a node that has less than
+# its RealMemory): job files that ask for memory (--mem) need it declared, as on any cluster.
+mem_mb="$(awk '/^MemTotal:/ { print int($2 / 1024 * 0.9) }' /proc/meminfo)"
 export SLURM_CONF="$work/slurm.conf"
 cat >"$SLURM_CONF" <<EOF
 # A one-node cluster on localhost. Written by scripts/slurm-local.sh.
@@ -182,7 +189,7 @@ SchedulerParameters=sched_interval=1
 MinJobAge=300
 SlurmctldTimeout=30
 SlurmdTimeout=30
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
 PartitionName=local Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 
@@ -252,7 +259,7 @@ log "book: $(tail -n 1 build.log)"
 
 # The job files are the code blocks after their "<!-- job file: NAME" markers in
 # docs/cluster.md; the environment sets their parameters, as the document describes.
-for name in evaluate-shards.sbatch apply-parts.sbatch; do
+for name in evaluate-shards.sbatch apply-parts.sbatch build-shards.sbatch merge-shards.sbatch; do
   awk -v name="$name" '
     $0 ~ "^<!-- job file: " name " " { found = 1; next }
     found == 1 && /^```/ { found = 2; next }
@@ -286,5 +293,28 @@ if cmp sharded.book single.book; then
   log "PASS: sharded.book and single.book are identical ($(stat -c %s single.book) bytes)"
 else
   log "FAIL: sharded.book differs from single.book"
+  exit 1
+fi
+
+# --- the build: sharded on Slurm vs one process ------------------------------------------------
+mkdir "$work/build" && cd "$work/build"
+for name in build-shards.sbatch merge-shards.sbatch; do mv "$work/jobs/$name" .; done
+# The same paths for the shards and the whole build: the book records its sources as given.
+for y in "${build_years[@]}"; do echo "$repo/../shared/data/wthor/WTH_$y.wtb"; done >files.txt
+export FILES=files.txt PLIES=30 N=$shards MIN_GAMES=2
+array="$(sbatch --parsable --array=0-$((shards - 1)) --cpus-per-task=1 build-shards.sbatch)"
+merge="$(sbatch --parsable --dependency=afterok:"$array" merge-shards.sbatch)"
+log "submitted build array $array ($shards shards of ${#build_years[@]} files) and merge job $merge"
+t0=$SECONDS
+wait_job "$array" || { log "FAIL: a build shard failed"; exit 1; }
+wait_job "$merge" || { log "FAIL: the merge job failed"; exit 1; }
+log "sharded build and merge on Slurm: $((SECONDS - t0)) s"
+mapfile -t files <files.txt
+"$OTHBOOK" build "${files[@]}" -o whole.book --plies "$PLIES" --min-games "$MIN_GAMES" \
+  >whole.log 2>&1 || { cat whole.log; exit 1; }
+if cmp all.book whole.book; then
+  log "PASS: the merged shards and whole.book are identical ($(stat -c %s whole.book) bytes)"
+else
+  log "FAIL: the merged shards differ from whole.book"
   exit 1
 fi
