@@ -114,7 +114,9 @@ typedef enum OthbookKind {
 typedef struct OthbookBook OthbookBook;
 
 /**
- * A search engine and its transposition table (opaque).
+ * A search engine and its transposition table (opaque). The engine sits behind a lock so
+ * that `othbook_engine_stop` can reach the stop flag from another thread while a search
+ * holds the engine.
  */
 typedef struct OthbookEngine OthbookEngine;
 
@@ -402,7 +404,9 @@ void othbook_engine_free(struct OthbookEngine *engine);
 /**
  * Searches `*position` with `threads` threads (1 to 1024): iterative deepening to `depth`
  * plies (1 to 60) or for `seconds` (give one of them, the other 0; both 0: depth 12); exact
- * once the end is within reach. Scores are for the side to move. Blocks until done.
+ * once the end is within reach. Scores are for the side to move. Blocks until done, or
+ * until `othbook_engine_stop` from another thread (then `complete` is false and the result
+ * is the deepest finished iteration's).
  *
  * # Safety
  * Pointers are NULL or valid for the call, as this header says for each (strings
@@ -418,7 +422,8 @@ enum OthbookStatus othbook_engine_search(struct OthbookEngine *engine,
 /**
  * Solves `*position` exactly (`wld`: win/draw/loss only) with `threads` threads. Each empty
  * square multiplies the work by two to three: 30 empties take minutes, 36 days. Blocks
- * until done.
+ * until done, or until `othbook_engine_stop` (then `complete` is false and the score is a
+ * midgame one).
  *
  * # Safety
  * Pointers are NULL or valid for the call, as this header says for each (strings
@@ -429,6 +434,17 @@ enum OthbookStatus othbook_engine_solve(struct OthbookEngine *engine,
                                         bool wld,
                                         uint32_t threads,
                                         struct OthbookSearchResult *out_result);
+
+/**
+ * Asks the search running on `engine` (on another thread) to stop: it returns soon after
+ * with the deepest iteration it finished. Safe to call from any thread while the engine
+ * searches; a stop when no search runs does nothing (the next search clears it).
+ *
+ * # Safety
+ * `engine` is NULL or a handle from `othbook_engine_new` not yet freed: free an engine only
+ * once its search has returned.
+ */
+enum OthbookStatus othbook_engine_stop(const struct OthbookEngine *engine);
 
 #ifdef __cplusplus
 }  // extern "C"

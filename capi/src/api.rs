@@ -12,6 +12,8 @@ use othbook::report::{ExploreReport, ProbeReport};
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, TryLockError};
 use std::time::Duration;
 use OthbookStatus::*;
 
@@ -20,9 +22,12 @@ pub struct OthbookBook {
     book: othbook::book::Book,
 }
 
-/// A search engine and its transposition table (opaque).
+/// A search engine and its transposition table (opaque). The engine sits behind a lock so
+/// that `othbook_engine_stop` can reach the stop flag from another thread while a search
+/// holds the engine.
 pub struct OthbookEngine {
-    engine: othbook::engine::Engine,
+    engine: Mutex<othbook::engine::Engine>,
+    stop: AtomicBool,
 }
 
 thread_local! {
@@ -339,7 +344,10 @@ pub unsafe extern "C" fn othbook_engine_new(
             hash_mb,
         })
         .map_err(|e| (OTHBOOK_ERR_ENGINE, message(&e)))?;
-        handle = Box::into_raw(Box::new(OthbookEngine { engine }));
+        handle = Box::into_raw(Box::new(OthbookEngine {
+            engine: Mutex::new(engine),
+            stop: AtomicBool::new(false),
+        }));
         Ok(())
     });
     if let Some(st) = unsafe_out(status) {
@@ -370,7 +378,23 @@ fn run_search(
     result: *mut OthbookSearchResult,
 ) -> OthbookStatus {
     guard(|| {
-        let engine = &mut out(engine, "engine")?.engine;
+        let handle = arg(engine.cast_const(), "engine")?;
+        // A search that panicked leaves the engine as usable as before (its table holds
+        // only bounds): the poison is not a reason to refuse the next one.
+        let mut engine = match handle.engine.try_lock() {
+            Ok(e) => e,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err((
+                    OTHBOOK_ERR_ARGUMENT,
+                    "the engine is searching on another thread: one search at a time per \
+                     engine"
+                        .to_string(),
+                ))
+            }
+        };
+        // A stop asked for before this search began is for an earlier one.
+        handle.stop.store(false, Ordering::SeqCst);
         let pos = self::position(position)?;
         let result = out(result, "out_result")?;
         if !(1..=1024).contains(&threads) {
@@ -380,17 +404,19 @@ fn run_search(
             ));
         }
         engine.set_threads(threads as usize);
-        let a = engine.analyze(&pos.board, &limits).map_err(|e| match e {
-            othbook::engine::EngineError::Request(RequestError::GameOver) => (
-                OTHBOOK_ERR_POSITION,
-                format!(
-                    "the game is over (black {} - white {}): nothing to analyse",
-                    pos.black().count(),
-                    pos.white().count()
+        let a = engine
+            .analyze_stoppable(&pos.board, &limits, &handle.stop, |_| {})
+            .map_err(|e| match e {
+                othbook::engine::EngineError::Request(RequestError::GameOver) => (
+                    OTHBOOK_ERR_POSITION,
+                    format!(
+                        "the game is over (black {} - white {}): nothing to analyse",
+                        pos.black().count(),
+                        pos.white().count()
+                    ),
                 ),
-            ),
-            e => (OTHBOOK_ERR_ARGUMENT, message(&e)),
-        })?;
+                e => (OTHBOOK_ERR_ARGUMENT, message(&e)),
+            })?;
         *result = OthbookSearchResult::of(&a);
         Ok(())
     })
@@ -398,7 +424,9 @@ fn run_search(
 
 /// Searches `*position` with `threads` threads (1 to 1024): iterative deepening to `depth`
 /// plies (1 to 60) or for `seconds` (give one of them, the other 0; both 0: depth 12); exact
-/// once the end is within reach. Scores are for the side to move. Blocks until done.
+/// once the end is within reach. Scores are for the side to move. Blocks until done, or
+/// until `othbook_engine_stop` from another thread (then `complete` is false and the result
+/// is the deepest finished iteration's).
 ///
 /// # Safety
 /// Pointers are NULL or valid for the call, as this header says for each (strings
@@ -431,7 +459,8 @@ pub unsafe extern "C" fn othbook_engine_search(
 
 /// Solves `*position` exactly (`wld`: win/draw/loss only) with `threads` threads. Each empty
 /// square multiplies the work by two to three: 30 empties take minutes, 36 days. Blocks
-/// until done.
+/// until done, or until `othbook_engine_stop` (then `complete` is false and the score is a
+/// midgame one).
 ///
 /// # Safety
 /// Pointers are NULL or valid for the call, as this header says for each (strings
@@ -449,4 +478,101 @@ pub unsafe extern "C" fn othbook_engine_solve(
         ..Limits::default()
     };
     run_search(engine, position, limits, threads, out_result)
+}
+
+/// Asks the search running on `engine` (on another thread) to stop: it returns soon after
+/// with the deepest iteration it finished. Safe to call from any thread while the engine
+/// searches; a stop when no search runs does nothing (the next search clears it).
+///
+/// # Safety
+/// `engine` is NULL or a handle from `othbook_engine_new` not yet freed: free an engine only
+/// once its search has returned.
+#[no_mangle]
+pub unsafe extern "C" fn othbook_engine_stop(engine: *const OthbookEngine) -> OthbookStatus {
+    guard(|| {
+        arg(engine, "engine")?.stop.store(true, Ordering::SeqCst);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// `othbook_engine_solve` of a position far from the end ran until it was solved (days),
+    /// with no way for a C caller to stop it; a second search on the busy engine would have
+    /// aliased it.
+    #[test]
+    fn regression_a_search_from_c_could_not_be_stopped() {
+        let mut status = OTHBOOK_OK;
+        // SAFETY: a valid out-pointer for the status.
+        let engine = unsafe { othbook_engine_new(16, &mut status) };
+        assert_eq!(status, OTHBOOK_OK);
+        let mut start = std::mem::MaybeUninit::<OthbookPosition>::uninit();
+        // SAFETY: a valid out-pointer; written by the call.
+        assert_eq!(
+            unsafe { othbook_position_start(start.as_mut_ptr()) },
+            OTHBOOK_OK
+        );
+        // SAFETY: written by the successful call above.
+        let start = unsafe { start.assume_init() };
+        let (handle, pos) = (engine as usize, start);
+        let (done, answer) = mpsc::channel();
+        let searcher = std::thread::spawn(move || {
+            let mut result = std::mem::MaybeUninit::<OthbookSearchResult>::uninit();
+            // SAFETY: the engine lives until this thread is joined; the pointers are valid.
+            let s = unsafe {
+                othbook_engine_solve(
+                    handle as *mut OthbookEngine,
+                    &pos,
+                    false,
+                    1,
+                    result.as_mut_ptr(),
+                )
+            };
+            // SAFETY: written when the call succeeded (checked before reading it).
+            let complete = (s == OTHBOOK_OK).then(|| unsafe { result.assume_init() }.complete);
+            done.send((s, complete)).expect("the test waits");
+        });
+        // Once the solve holds the engine, a second search is refused, not run beside it.
+        let mut refused = false;
+        for _ in 0..600 {
+            let mut result = std::mem::MaybeUninit::<OthbookSearchResult>::uninit();
+            // SAFETY: valid pointers; the engine is alive.
+            let s =
+                unsafe { othbook_engine_search(engine, &start, 1, 0.0, 1, result.as_mut_ptr()) };
+            if s == OTHBOOK_ERR_ARGUMENT {
+                let msg = unsafe { CStr::from_ptr(othbook_last_error()) };
+                assert!(msg
+                    .to_string_lossy()
+                    .contains("searching on another thread"));
+                refused = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(refused, "a second search ran on the busy engine");
+        // SAFETY: the engine is alive.
+        assert_eq!(unsafe { othbook_engine_stop(engine) }, OTHBOOK_OK);
+        // A guard against a hang, not a speed check.
+        let (s, complete) = answer
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the solve did not stop");
+        assert_eq!(s, OTHBOOK_OK);
+        assert_eq!(
+            complete,
+            Some(false),
+            "a stopped solve says it is incomplete"
+        );
+        searcher.join().expect("searcher");
+        // SAFETY: the search returned; freed once.
+        unsafe { othbook_engine_free(engine) };
+        // SAFETY: NULL is refused with a status.
+        assert_eq!(
+            unsafe { othbook_engine_stop(std::ptr::null()) },
+            OTHBOOK_ERR_ARGUMENT
+        );
+    }
 }
