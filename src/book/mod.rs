@@ -31,6 +31,7 @@ mod data;
 mod default;
 mod eval;
 pub mod external;
+mod find_games;
 mod format;
 pub mod games;
 mod graph_lines;
@@ -57,6 +58,7 @@ pub use eval::{
     selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
     SCORE_SCALE,
 };
+pub use find_games::{FindGamesError, FoundGames, GamesQuery};
 pub use format::{encode, encode_with, write_book, VERSION};
 pub use games::GameTable;
 pub use grow::NewLink;
