@@ -8,7 +8,10 @@
 //! embedded as [`table`]. A cut at level `t` (in standard deviations) is wrong with a
 //! probability of about the normal tail beyond `t`; [`Selectivity::EXACT`] turns it off.
 
+mod fit;
 mod table;
+
+pub use fit::Fit;
 
 use std::fmt;
 use std::str::FromStr;
@@ -116,17 +119,6 @@ impl FromStr for Selectivity {
                 given: s.to_string(),
             })
     }
-}
-
-/// One regression: the deep value is about `a·v' + b` (SCALE units) for a shallow value `v'`
-/// at depth `shallow`, with residual standard deviation `sigma`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Fit {
-    /// Depth of the shallow search.
-    pub shallow: u8,
-    pub a: f64,
-    pub b: f64,
-    pub sigma: f64,
 }
 
 /// Midgame ProbCut is tried from this depth on.

@@ -7,6 +7,7 @@ use crate::board::{Board, Move};
 use crate::book::tests::random_game;
 use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, PlayerColor};
 use crate::book::{RankBy, TopQuery};
+use crate::transcript::{GameRecord, Location};
 use proptest::prelude::*;
 
 fn games(n: u64, plies: usize) -> Vec<GameRecord> {
