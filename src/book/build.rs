@@ -8,7 +8,7 @@
 use crate::board::{Board, Color, Move, Position, Square, Symmetry};
 use crate::book::data::{
     pos_entry, trie_from_sorted_lines, BookData, BookInfo, BuildOptions, GameFilter, MoveEntry,
-    PlayerColor, PosEntry, Source, ROOT_CODE,
+    NodeEntry, PlayerColor, PosEntry, Source, ROOT_CODE,
 };
 use crate::book::games::GameTable;
 use crate::book::key::{map_code, move_code, Canonical, Key};
@@ -140,6 +140,39 @@ pub fn build(
 ) -> Result<(BookData, BuildReport), BookError> {
     check_options(options)?;
     let plies = usize::from(options.plies);
+    let (used, sources, report) = choose_games(games, options)?;
+    // Lines for the trie and per-ply records for the position table, per part of the input.
+    let expected: usize = used.iter().map(|g| g.moves.len().min(plies) + 1).sum();
+    let bucket_bits = (expected / 16384).max(1).ilog2().min(12);
+    let parts = replay_parts(&used, plies, bucket_bits, progress)?;
+    let (positions, moves) = position_table(&parts, 1 << bucket_bits, options.min_games)?;
+    let nodes = line_trie(parts, used.len(), plies, options.min_games)?;
+    let info = BookInfo {
+        created,
+        options: options.clone(),
+        games: report.games_used,
+        sources,
+        evaluation: None,
+    };
+    Ok((
+        BookData {
+            info,
+            positions,
+            moves,
+            nodes,
+            games: Some(GameTable::from_records(used.iter().copied())),
+            game_index: true,
+        },
+        report,
+    ))
+}
+
+/// The games a book of `options` uses, in their order; the games read and used from each
+/// input file; and what happened to the games.
+fn choose_games<'a>(
+    games: &'a [GameRecord],
+    options: &BuildOptions,
+) -> Result<(Vec<&'a GameRecord>, Vec<Source>, BuildReport), BookError> {
     let mut report = BuildReport {
         games_read: games.len() as u64,
         ..BuildReport::default()
@@ -162,16 +195,33 @@ pub fn build(
     if used.len() > u32::MAX as usize {
         return Err(BookError::Options("more than 2^32 games".into()));
     }
+    let sources = sources
+        .into_iter()
+        .map(|(name, (games_read, games_used))| Source {
+            name: name.to_string(),
+            games_read,
+            games_used,
+        })
+        .collect();
+    Ok((used, sources, report))
+}
 
-    // Lines for the trie and per-ply records for the position table, per part of the input.
-    let expected: usize = used.iter().map(|g| g.moves.len().min(plies) + 1).sum();
-    let bucket_bits = (expected / 16384).max(1).ilog2().min(12);
+/// What replaying one part of the games gives: each bucket's records, each game's line
+/// (`plies` codes) and each game's outcome.
+type Part = (Vec<Vec<Rec>>, Vec<u8>, Vec<Outcome>);
+
+/// Replays `used` in parts, in parallel: the records of every position, sorted into
+/// `2^bucket_bits` buckets by hash, and every game's line and outcome.
+fn replay_parts(
+    used: &[&GameRecord],
+    plies: usize,
+    bucket_bits: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<Part>, BookError> {
     let buckets = 1usize << bucket_bits;
     let parts = (rayon::current_num_threads() * 4).clamp(1, used.len().max(1));
     let part_len = used.len().div_ceil(parts).max(1);
-    type Part = (Vec<Vec<Rec>>, Vec<u8>, Vec<Outcome>);
-    let parts: Vec<Part> = used
-        .par_chunks(part_len)
+    used.par_chunks(part_len)
         .map(|chunk| -> Result<Part, BookError> {
             let count: usize = chunk.iter().map(|g| g.moves.len().min(plies) + 1).sum();
             let per_bucket = count / buckets + count / buckets / 8 + 16;
@@ -198,15 +248,22 @@ pub fn build(
             progress(chunk.len() as u64 % 1024);
             Ok((recs, rows, outcomes))
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
 
-    let min = options.min_games;
+/// The position and move tables: each bucket's records from every part aggregated in
+/// parallel, moves of fewer than `min` games left out, the buckets in hash order.
+fn position_table(
+    parts: &[Part],
+    buckets: usize,
+    min: u32,
+) -> Result<(Vec<PosEntry>, Vec<MoveEntry>), BookError> {
     let tables: Vec<(Vec<PosEntry>, Vec<MoveEntry>)> = (0..buckets)
         .into_par_iter()
         .map(|b| {
             let total: usize = parts.iter().map(|p| p.0[b].len()).sum();
             let mut recs = Vec::with_capacity(total);
-            for p in &parts {
+            for p in parts {
                 recs.extend_from_slice(&p.0[b]);
             }
             aggregate(recs, min)
@@ -223,14 +280,24 @@ pub fn build(
         }));
         moves.extend(ms);
     }
+    Ok((positions, moves))
+}
 
-    let mut rows = Vec::with_capacity(used.len() * plies);
-    let mut outcomes = Vec::with_capacity(used.len());
+/// The line trie of the `games` games' lines (`plies` codes each): the lines sorted, each
+/// prefix's statistics summed, lines of fewer than `min` games left out.
+fn line_trie(
+    parts: Vec<Part>,
+    games: usize,
+    plies: usize,
+    min: u32,
+) -> Result<Vec<NodeEntry>, BookError> {
+    let mut rows = Vec::with_capacity(games * plies);
+    let mut outcomes = Vec::with_capacity(games);
     for (_, r, o) in parts {
         rows.extend(r);
         outcomes.extend(o);
     }
-    let mut order: Vec<u32> = (0..used.len() as u32).collect();
+    let mut order: Vec<u32> = (0..games as u32).collect();
     order.par_sort_unstable_by(|&a, &b| {
         let (a, b) = (a as usize * plies, b as usize * plies);
         rows[a..a + plies].cmp(&rows[b..b + plies])
@@ -244,33 +311,7 @@ pub fn build(
             .ok_or_else(|| BookError::Options("game counts overflow".into()))?;
         prefix.push(sum);
     }
-    let nodes = trie_from_sorted_lines(&rows, plies, &order, &prefix, min);
-
-    let info = BookInfo {
-        created,
-        options: options.clone(),
-        games: report.games_used,
-        sources: sources
-            .into_iter()
-            .map(|(name, (games_read, games_used))| Source {
-                name: name.to_string(),
-                games_read,
-                games_used,
-            })
-            .collect(),
-        evaluation: None,
-    };
-    Ok((
-        BookData {
-            info,
-            positions,
-            moves,
-            nodes,
-            games: Some(GameTable::from_records(used.iter().copied())),
-            game_index: true,
-        },
-        report,
-    ))
+    Ok(trie_from_sorted_lines(&rows, plies, &order, &prefix, min))
 }
 
 /// Replays one game: one record per position up to `plies`, and its normalised line.

@@ -29,8 +29,10 @@ mod checksum;
 mod cut;
 mod data;
 mod default;
+mod error;
 mod eval;
 pub mod external;
+mod find_games;
 mod format;
 pub mod games;
 mod graph_lines;
@@ -38,8 +40,10 @@ mod grow;
 mod indexed;
 pub mod interop;
 pub mod key;
+mod le;
 mod line_values;
 mod negamax;
+mod option_difference;
 mod reader;
 mod sigbus;
 mod stats;
@@ -49,97 +53,25 @@ mod values;
 pub use build::{build, name_matches, BuildReport, NameField, MAX_PLIES};
 pub use checksum::checksum;
 pub use cut::{CutError, CutReport};
-pub use data::{
-    BookData, BookInfo, BuildOptions, GameFilter, OptionDifference, PlayerColor, Source,
-};
+pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
 pub use default::{default_path, locate_default, BOOK_ENV, DEFAULT_BOOK};
+pub use error::BookError;
 pub use eval::{
     selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
     SCORE_SCALE,
 };
+pub use find_games::{FindGamesError, FoundGames, GamesQuery};
 pub use format::{encode, encode_with, write_book, VERSION};
 pub use games::GameTable;
 pub use grow::NewLink;
 pub use indexed::IndexedGames;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
+pub use option_difference::OptionDifference;
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use sigbus::{exit_on_sigbus, CHANGED_UNDER_READ};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};
 pub use values::MoveValue;
-
-/// Why a book cannot be built, merged, written or read.
-#[derive(Debug, thiserror::Error)]
-pub enum BookError {
-    /// The file cannot be read or written.
-    #[error("{path}")]
-    Io {
-        /// The file.
-        path: String,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The file is not a valid book of a version this build reads.
-    #[error("{path}: {reason}")]
-    Invalid {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A game cannot be replayed.
-    #[error("{game}: ply {ply}: {reason}")]
-    Game {
-        /// Where the game was read.
-        game: String,
-        /// 1-based ply.
-        ply: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Build options out of range.
-    #[error("{0}")]
-    Options(String),
-    /// Books that cannot be merged.
-    #[error("cannot merge: {0}")]
-    Merge(String),
-    /// The book's game table is damaged.
-    #[error("{path}: {source}")]
-    GameTable {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        source: games::GameTableError,
-    },
-    /// Games given as a book's own that do not make the book.
-    #[error("these games are not the book's: {0}")]
-    GamesDiffer(games::GamesDifference),
-    /// A temporary file of a bounded-memory build or merge cannot be written or read (a
-    /// full disk, most often).
-    #[error("{what} in {folder}: {source}")]
-    Spill {
-        /// The temporary folder.
-        folder: String,
-        /// What was being done (`writing a run of games (...run-3.book)`).
-        what: String,
-        /// What the system said.
-        source: std::io::Error,
-    },
-    /// The run was asked to stop (a signal); nothing was written.
-    #[error("stopped before the book was written")]
-    Stopped,
-    /// Books built with different options: their counts cannot be added up.
-    #[error(
-        "cannot merge: book {book} was built with other options than book 1: {}",
-        OptionDifference::list(differences, "book 1")
-    )]
-    OptionsDiffer {
-        /// 1-based position of the book among the inputs.
-        book: usize,
-        /// Every option that differs (at least one).
-        differences: Vec<OptionDifference>,
-    },
-}
 
 #[cfg(test)]
 pub(crate) mod tests;

@@ -6,9 +6,9 @@ use super::output_path::{claim, Output, BOOK};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
 use othbook::book::external::{Control, ExternalBuild, Step};
-use othbook::book::{BookError, BuildOptions, GameFilter, PlayerColor, MAX_PLIES};
+use othbook::book::{BookError, BuildOptions, BuildReport, GameFilter, PlayerColor, MAX_PLIES};
 use othbook::transcript::people::NameCounts;
-use othbook::transcript::{ingest_each, IngestOptions};
+use othbook::transcript::{ingest_each, IngestOptions, IngestSummary};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
@@ -180,23 +180,19 @@ fn created(inputs: &[PathBuf]) -> Result<u64> {
     Ok(newest)
 }
 
-pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+/// The build options of `args`, checked.
+fn build_options(args: &Args) -> Result<BuildOptions> {
     if args.plies == 0 || args.plies > MAX_PLIES {
         return Err(bad(format!("--plies {}: use 1 to {MAX_PLIES}", args.plies)));
     }
     if args.min_games == 0 {
         return Err(bad("--min-games must be at least 1"));
     }
-    let output = args.output.require_file("-o", BOOK)?;
-    super::common::distinct_files(&args.inputs, &[output])?;
     if args.player.is_none() && !matches!(args.player_side, Side::Either) {
         // It would be stored in the book's options, where it filters nothing but stops merges.
         return Err(bad("--player-side needs --player"));
     }
-    let format = super::common::input_format(args.input_format.as_deref())?;
-    // Held from before the games are read: a second build of the same book stops at once.
-    let output = claim(output)?;
-    let options = BuildOptions {
+    Ok(BuildOptions {
         plies: args.plies,
         min_games: args.min_games,
         filter: GameFilter {
@@ -210,7 +206,16 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             event: args.event.clone(),
             complete_only: args.complete_only,
         },
-    };
+    })
+}
+
+pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
+    let options = build_options(&args)?;
+    let output = args.output.require_file("-o", BOOK)?;
+    super::common::distinct_files(&args.inputs, &[output])?;
+    let format = super::common::input_format(args.input_format.as_deref())?;
+    // Held from before the games are read: a second build of the same book stops at once.
+    let output = claim(output)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads_arg(args.threads)?)
         .build()
@@ -253,26 +258,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let read_secs = start.elapsed().as_secs_f64();
     let report = builder.report().clone();
     if report.games_used == 0 && !args.allow_empty {
-        let why = if summary.accepted == 0 {
-            why_no_games(&summary)
-        } else if report.other_start == report.games_read {
-            "every game starts from a set-up position; a book holds games from the standard \
-             start"
-                .to_string()
-        } else {
-            format!(
-                "no game matched the filters: {}",
-                why_nothing_matched(
-                    &names,
-                    options.filter.player.as_deref(),
-                    options.filter.event.as_deref(),
-                    options.filter.years,
-                )
-            )
-        };
-        return Err(anyhow::anyhow!(
-            "no book written: {why} (--allow-empty writes an empty book)"
-        ));
+        return Err(no_games_used(&summary, &report, &names, &options.filter));
     }
     let (written, report) = pool
         .install(|| builder.finish(&output_path))
@@ -295,6 +281,34 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// Why a build used no game, for its error: nothing read, only set-up positions, or
+/// filters that match nothing (with the names that come closest, from `names`).
+fn no_games_used(
+    summary: &IngestSummary,
+    report: &BuildReport,
+    names: &NameCounts,
+    filter: &GameFilter,
+) -> anyhow::Error {
+    let why = if summary.accepted == 0 {
+        why_no_games(summary)
+    } else if report.other_start == report.games_read {
+        "every game starts from a set-up position; a book holds games from the standard \
+         start"
+            .to_string()
+    } else {
+        format!(
+            "no game matched the filters: {}",
+            why_nothing_matched(
+                names,
+                filter.player.as_deref(),
+                filter.event.as_deref(),
+                filter.years,
+            )
+        )
+    };
+    anyhow::anyhow!("no book written: {why} (--allow-empty writes an empty book)")
 }
 
 /// `6.1 MB`-style size.

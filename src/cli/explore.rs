@@ -7,10 +7,11 @@ use super::common::{
 };
 use super::explore_view;
 use super::games_listing;
-use super::query_filter::{book_label, describe, find_games, FilterArgs, GamesQuery, FILTER_NEEDS};
+use super::query_filter::{book_label, describe, find_games, FilterArgs, FILTER_NEEDS};
 use anyhow::Result;
 use othbook::board::Position;
 use othbook::book::games::{GameExcerpt, PositionGames};
+use othbook::book::GamesQuery;
 use othbook::book::{Book, GameFilter};
 use othbook::engine::EngineOptions;
 use othbook::report::explore::{ExploreGames, ExploreQuery};
@@ -170,7 +171,7 @@ fn position_games(
         max_ply: usize::from(info.options.plies),
         filter,
         min_games: u64::from(info.options.min_games),
-        keep: args.games.unwrap_or(0),
+        keep: Some(args.games.unwrap_or(0)),
     };
     find_games(book, &label, what, &query).map(Some)
 }

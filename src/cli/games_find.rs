@@ -5,9 +5,10 @@
 use super::common::{bad, line_from_args, open_book, opening_along, write_opening, OutputFormat};
 use super::games_listing;
 use super::output_path::{claim, Claimed, Output, WTHOR};
-use super::query_filter::{book_label, find_games, FilterArgs, GamesQuery};
+use super::query_filter::{book_label, find_games, FilterArgs};
 use anyhow::{Context, Result};
 use othbook::book::games::GameSource;
+use othbook::book::GamesQuery;
 use othbook::report::games_list::FindReport;
 use othbook::transcript::write::{write_file, write_text, WRITABLE};
 use othbook::transcript::Format;
@@ -91,7 +92,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         max_ply: usize::MAX,
         filter: filter.as_ref(),
         min_games: 1,
-        keep: limit,
+        keep: Some(limit),
     };
     let (found, table) = find_games(&book, &label, "`games find`", &query)?;
     if let Some(to) = args.to {

@@ -5,9 +5,8 @@
 use super::build::Side;
 use super::common::bad;
 use anyhow::Result;
-use othbook::board::Board;
 use othbook::book::games::{GameExcerpt, GameSelection, PositionGames};
-use othbook::book::{Book, BookError, GameFilter, GameTable, PlayerColor};
+use othbook::book::{Book, FindGamesError, GameFilter, GameTable, GamesQuery, PlayerColor};
 use othbook::report::query::{game_filter, FilterText, QueryError};
 
 /// The filter options of a query.
@@ -91,13 +90,16 @@ pub fn book_label(book: Option<&std::path::Path>) -> String {
 
 /// The book's game table, or a clear error for a book without one.
 pub fn book_games(book: &Book, path: &str, needed_for: &str) -> Result<GameTable> {
-    book.games()?.ok_or_else(|| {
-        bad(format!(
-            "{path} has no table of its games (it was written before book format version 3, \
-             or imported from another program) and {needed_for} needs one: build the book \
-             again, or add its games with `othbook book add-games`"
-        ))
-    })
+    book.games()?.ok_or_else(|| no_game_table(path, needed_for))
+}
+
+/// The error for a book without a game table that `needed_for` needs.
+fn no_game_table(path: &str, needed_for: &str) -> anyhow::Error {
+    bad(format!(
+        "{path} has no table of its games (it was written before book format version 3, \
+         or imported from another program) and {needed_for} needs one: build the book \
+         again, or add its games with `othbook book add-games`"
+    ))
 }
 
 /// `filter` ready for `table`; an unknown name is bad input (exit code 2) naming the
@@ -106,53 +108,19 @@ pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection
     GameSelection::new(filter, table).map_err(|e| bad(e.to_string()))
 }
 
-/// What [`find_games`] looks for: a position, within `max_ply` plies, the games `filter`
-/// keeps, moves of fewer than `min_games` games left out, and the first `keep` games read.
-pub struct GamesQuery<'a> {
-    pub board: &'a Board,
-    pub max_ply: usize,
-    pub filter: Option<&'a GameFilter>,
-    pub min_games: u64,
-    pub keep: usize,
-}
-
-/// The games of `book` (named `path` in errors) that `q` asks for, with the first `q.keep`
-/// of them read: through the book's index when it has one (only those games are read),
-/// else from its whole table. `needed_for` names what needs the games, for a book without.
+/// The games of `book` (named `path` in errors) that `q` asks for ([`Book::find_games`]),
+/// with the first `q.keep` of them read. `needed_for` names what needs the games, for a
+/// book without them; an unknown player or event is bad input (exit code 2).
 pub fn find_games(
     book: &Book,
     path: &str,
     needed_for: &str,
     q: &GamesQuery<'_>,
 ) -> Result<(PositionGames, GameExcerpt)> {
-    if let Some(games) = book.indexed_games()? {
-        // Without a filter, the book's own counts give the total: only the games listed
-        // are read, however many reach the position.
-        let first = match q.filter {
-            None => games.first(q.board, q.max_ply, q.keep)?,
-            Some(_) => None,
-        };
-        if let Some(found) = first {
-            let excerpt = games.excerpt(found.matches.iter().map(|m| m.game))?;
-            return Ok((found, excerpt));
-        }
-        let chosen = match q.filter {
-            Some(f) => Some(games.selection(f)?.map_err(|e| bad(e.to_string()))?),
-            None => None,
-        };
-        let found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
-        let listed = found.matches.iter().take(q.keep).map(|m| m.game);
-        let excerpt = games.excerpt(listed)?;
-        return Ok((found, excerpt));
+    match book.find_games(None, q) {
+        Ok(found) => Ok((found.games, found.excerpt)),
+        Err(FindGamesError::Book(e)) => Err(e.into()),
+        Err(FindGamesError::Filter(e)) => Err(bad(e.to_string())),
+        Err(FindGamesError::NoGameTable) => Err(no_game_table(path, needed_for)),
     }
-    let table = book_games(book, path, needed_for)?;
-    let chosen = q.filter.map(|f| selection(f, &table)).transpose()?;
-    let found = table
-        .find(q.board, q.max_ply, chosen.as_ref(), q.min_games)
-        .map_err(|source| BookError::GameTable {
-            path: path.to_string(),
-            source,
-        })?;
-    let excerpt = GameExcerpt::of(&table, found.matches.iter().take(q.keep).map(|m| m.game));
-    Ok((found, excerpt))
 }

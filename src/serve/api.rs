@@ -10,8 +10,8 @@ use super::params::{self, RawParams};
 use super::reload::Loaded;
 use super::state::AppState;
 use crate::board::format_moves;
-use crate::book::games::{GameSelection, GameTableError, PositionGames};
-use crate::book::{BookError, GameTable};
+use crate::book::games::PositionGames;
+use crate::book::{FindGamesError, GameFilter, GameTable, GamesQuery};
 use crate::engine::{Engine, EngineOptions};
 use crate::report::query::Target;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
@@ -114,36 +114,31 @@ fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
         .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-/// A damaged game table, as the client may see it.
-fn table_error(b: &Loaded, source: GameTableError) -> ApiError {
-    let detail = BookError::GameTable {
-        path: b.name.clone(),
-        source,
-    };
-    ApiError::book(&b.name, detail)
-}
-
 fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
     b.games.as_ref().ok_or(ApiError::NoGameTable)
 }
 
-/// The games of `b` that reach `board` within `max_ply` plies and pass `sel`: through the
-/// book's index of its games when it has one, else by scanning its table.
+/// The games of `b` that reach `board` within `max_ply` plies and pass `filter`
+/// ([`crate::book::Book::find_games`], with the table the server holds), every match listed.
 fn find_games(
     b: &Loaded,
     board: &crate::board::Board,
     max_ply: usize,
-    sel: Option<&GameSelection>,
+    filter: Option<&GameFilter>,
     min_games: u64,
 ) -> Result<PositionGames, ApiError> {
-    let book_error = |e| ApiError::book(&b.name, e);
-    match b.book.indexed_games().map_err(book_error)? {
-        Some(games) => games
-            .find(board, max_ply, sel, min_games)
-            .map_err(book_error),
-        None => game_table(b)?
-            .find(board, max_ply, sel, min_games)
-            .map_err(|source| table_error(b, source)),
+    let q = GamesQuery {
+        board,
+        max_ply,
+        filter,
+        min_games,
+        keep: None,
+    };
+    match b.book.find_games(b.games.as_ref(), &q) {
+        Ok(found) => Ok(found.games),
+        Err(FindGamesError::Book(e)) => Err(ApiError::book(&b.name, e)),
+        Err(FindGamesError::Filter(e)) => Err(params::filter_error(e)),
+        Err(FindGamesError::NoGameTable) => Err(ApiError::NoGameTable),
     }
 }
 
@@ -233,7 +228,7 @@ pub async fn explore(
         drop(permit);
         not_stopped(&stop)?;
         let filtered = match &filter {
-            Some(f) => Some(filtered(&bk, &t, &params::selection(f, game_table(&bk)?)?)?),
+            Some(f) => Some(filtered(&bk, &t, f)?),
             None => None,
         };
         let answer = explore::answer(
@@ -251,14 +246,14 @@ pub async fn explore(
     Ok(json_bytes(bytes))
 }
 
-/// The games passing `sel` that reach `t`, counted as the book counts them.
-fn filtered(b: &Loaded, t: &Target, sel: &GameSelection) -> Result<PositionGames, ApiError> {
+/// The games `filter` keeps that reach `t`, counted as the book counts them.
+fn filtered(b: &Loaded, t: &Target, filter: &GameFilter) -> Result<PositionGames, ApiError> {
     let info = b.book.info();
     find_games(
         b,
         &t.pos.board,
         usize::from(info.options.plies),
-        Some(sel),
+        Some(filter),
         u64::from(info.options.min_games),
     )
 }
@@ -290,11 +285,7 @@ pub async fn games(
     let bk = b.clone();
     let bytes = blocking(&s, move || {
         let table = game_table(&bk)?;
-        let selection = match &filter {
-            Some(f) => Some(params::selection(f, table)?),
-            None => None,
-        };
-        let found = find_games(&bk, &t.pos.board, usize::MAX, selection.as_ref(), 1)?;
+        let found = find_games(&bk, &t.pos.board, usize::MAX, filter.as_ref(), 1)?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),

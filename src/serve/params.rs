@@ -4,8 +4,8 @@
 //! parameter.
 
 use super::error::ApiError;
-use crate::book::games::GameSelection;
-use crate::book::{GameFilter, GameTable};
+use crate::book::games::{FilterError, NameKind};
+use crate::book::GameFilter;
 use crate::report::query::{game_filter, parse_color, Depth, FilterText, Page, QueryError, Target};
 use serde::Deserialize;
 
@@ -112,17 +112,15 @@ fn non_empty(s: &Option<String>) -> Option<&str> {
     s.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
-/// `filter` ready for `table`; an unknown name is the client's mistake.
-pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection, ApiError> {
-    GameSelection::new(filter, table).map_err(|e| {
-        let what = match &e {
-            crate::book::games::FilterError::UnknownName { kind, .. } => match kind {
-                crate::book::games::NameKind::Player => "player",
-                crate::book::games::NameKind::Event => "event",
-            },
-        };
-        ApiError::bad(what, e.to_string())
-    })
+/// A filter naming no player or event of the book: the client's mistake.
+pub fn filter_error(e: FilterError) -> ApiError {
+    let what = match &e {
+        FilterError::UnknownName { kind, .. } => match kind {
+            NameKind::Player => "player",
+            NameKind::Event => "event",
+        },
+    };
+    ApiError::bad(what, e.to_string())
 }
 
 /// `limit` (default `default`, 1 to [`crate::report::query::MAX_LIMIT`]) and `offset`.

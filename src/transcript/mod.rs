@@ -20,18 +20,22 @@ pub mod input;
 mod lex;
 mod lines;
 mod moves;
+mod options;
 pub mod people;
 mod pgn;
 mod raw;
 mod record;
 mod replay;
+mod sniff;
 mod stream;
 mod summary;
 pub mod write;
 mod wthor;
 
 pub use format::{Format, ParseFormatError};
+pub use options::IngestOptions;
 pub use record::{GameRecord, GameResult, Location, SourceRef};
+pub(crate) use sniff::choose;
 pub use summary::{
     FileSummary, IngestError, IngestSummary, Issue, SkipReason, Tally, WarnReason, LOCATIONS_KEPT,
 };
@@ -42,18 +46,6 @@ use collect::{Collector, FileState};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-/// How to read the input.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct IngestOptions {
-    /// Read every file as this format instead of going by extension and content.
-    pub format: Option<Format>,
-    /// Stop at the first bad game or unreadable file ([`IngestError`]).
-    pub strict: bool,
-    /// Keep one copy of identical games (same start, same line up to the 4 symmetries of the
-    /// start position).
-    pub dedupe: bool,
-}
 
 /// The games read and the report on them.
 #[derive(Clone, Debug, Default)]
@@ -153,17 +145,4 @@ pub fn ingest_bytes(
     }
     let summary = col.summary;
     Ok(Ingest { games, summary })
-}
-
-/// The format to read `bytes` as: the claimed one if the content fits it, else by content.
-pub(crate) fn choose(bytes: &[u8], claimed: Option<Format>) -> Result<Format, String> {
-    match claimed {
-        Some(f) if f.looks_like(bytes) => Ok(f),
-        Some(f) => Err(match Format::sniff(bytes) {
-            Some(other) => format!("not a {f} file (the content looks like {other})"),
-            None => format!("not a {f} file"),
-        }),
-        None => Format::sniff(bytes)
-            .ok_or_else(|| "unknown format: name it with an extension or --from".to_string()),
-    }
 }

@@ -114,12 +114,38 @@ fn token(i: In) -> IResult<In, Token> {
     ))(i)
 }
 
+/// What a game's text says its result is: the result, and the text that says it.
+type TextResult<'a> = (Option<(i32, bool)>, &'a [u8]);
+
 /// One game block starting on line `first`.
 pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
     let location = Location::Line(first);
     let line_at = |rest: &[u8]| first + count_line_ends(&block[..lex::offset(block, rest)]);
     let mut game = RawGame::new(location);
-    let mut result_tag: Option<Vec<u8>> = None;
+    let (movetext, result_tag) = read_tags(block, &line_at, &mut game)?;
+    let text_result = read_moves(movetext, &line_at, &mut game)?;
+    let parsed = match &result_tag {
+        Some(tag) => tag_result(tag, location)?,
+        None => text_result,
+    };
+    if let Some((Some((diff, winner_only)), raw)) = parsed {
+        game.result = Some(RawResult {
+            disc_diff: diff,
+            raw: String::from_utf8_lossy(raw.trim_ascii()).into_owned(),
+            winner_only,
+        });
+    }
+    Ok(game)
+}
+
+/// Reads the tag pairs at the start of `block` into `game`: the text after them (the moves)
+/// and the value of the Result tag, if any. `line_at` gives the line of a place in `block`.
+fn read_tags<'a>(
+    block: &'a [u8],
+    line_at: &impl Fn(&[u8]) -> u64,
+    game: &mut RawGame,
+) -> Result<(&'a [u8], Option<Vec<u8>>), RawIssue> {
+    let mut result_tag = None;
     let mut i = block;
     loop {
         let (mut rest, _) = multispace0::<_, nom::error::Error<In>>(i).unwrap_or((i, i));
@@ -132,8 +158,7 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
                 .map_or(&rest[end..], |(r, _)| r);
         }
         if !rest.starts_with(b"[") {
-            i = rest;
-            break;
+            return Ok((rest, result_tag));
         }
         let Ok((rest, (name, value))) = tag_pair(rest) else {
             return Err(RawIssue::syntax(
@@ -164,6 +189,14 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
         }
         i = rest;
     }
+}
+
+/// Reads the moves of the movetext `i` into `game`, and the result written after them.
+fn read_moves<'a>(
+    mut i: &'a [u8],
+    line_at: &impl Fn(&[u8]) -> u64,
+    game: &mut RawGame,
+) -> Result<Option<TextResult<'a>>, RawIssue> {
     let mut text_result = None;
     game.moves.reserve(64);
     while !i.is_empty() {
@@ -195,30 +228,22 @@ pub(crate) fn parse_block(block: &[u8], first: u64) -> Parsed {
             }
         }
     }
-    let parsed = match &result_tag {
-        Some(tag) => match token(tag.trim_ascii()) {
-            Ok(([], Token::Result(r))) => Some((r, tag.as_slice())),
-            _ if tag.trim_ascii().is_empty() => None,
-            _ => {
-                return Err(RawIssue::syntax(
-                    location,
-                    format!(
-                        "Result tag {:?} is not B-W, * or 1-0",
-                        String::from_utf8_lossy(tag)
-                    ),
-                ))
-            }
-        },
-        None => text_result,
-    };
-    if let Some((Some((diff, winner_only)), raw)) = parsed {
-        game.result = Some(RawResult {
-            disc_diff: diff,
-            raw: String::from_utf8_lossy(raw.trim_ascii()).into_owned(),
-            winner_only,
-        });
+    Ok(text_result)
+}
+
+/// The result a Result tag's value gives (`None`: an empty tag, no result).
+fn tag_result(tag: &[u8], location: Location) -> Result<Option<TextResult<'_>>, RawIssue> {
+    match token(tag.trim_ascii()) {
+        Ok(([], Token::Result(r))) => Ok(Some((r, tag))),
+        _ if tag.trim_ascii().is_empty() => Ok(None),
+        _ => Err(RawIssue::syntax(
+            location,
+            format!(
+                "Result tag {:?} is not B-W, * or 1-0",
+                String::from_utf8_lossy(tag)
+            ),
+        )),
     }
-    Ok(game)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! that holds them, read back whole, and older books (no selectivity) read as full width.
 
 use super::*;
+use crate::book::eval::{EvalInfo, FULL_WIDTH};
 use crate::book::tests::random_game;
 use crate::book::{build, Book, BookData, BuildOptions, GameFilter};
 

@@ -5,8 +5,8 @@
 //! as d4 (27), a square no game can play since it is filled from the start.
 
 use super::{GameProblem, GameTable, GameTableError, StoredGame, NO_NAME};
-use crate::book::format::le32;
 use crate::book::key::PASS_CODE;
+use crate::book::le::le32;
 use crate::transcript::Location;
 
 /// Bytes per game record.

@@ -39,7 +39,7 @@ pub trait GameSource {
             moves: self.moves_at(i)?,
             result: g.result.map(|d| GameResult {
                 disc_diff: i32::from(d),
-                raw: super::format_result(i32::from(d)),
+                raw: super::table::format_result(i32::from(d)),
             }),
             black: owned(g.black),
             white: owned(g.white),
@@ -53,6 +53,14 @@ pub trait GameSource {
             },
             complete: g.complete,
         })
+    }
+}
+
+impl GameTable {
+    /// Game `i` as a transcript record (for the writers): see [`GameSource::record`].
+    #[must_use]
+    pub fn record(&self, i: usize) -> Option<GameRecord> {
+        GameSource::record(self, i)
     }
 }
 

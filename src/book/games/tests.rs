@@ -7,6 +7,7 @@ use crate::board::{Board, Move};
 use crate::book::tests::random_game;
 use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, PlayerColor};
 use crate::book::{RankBy, TopQuery};
+use crate::transcript::{GameRecord, Location};
 use proptest::prelude::*;
 
 fn games(n: u64, plies: usize) -> Vec<GameRecord> {
@@ -517,4 +518,80 @@ fn regression_unfiltered_query_read_every_posting() {
     let all = table.find(&Board::START, 20, None, 2).expect("scan");
     assert_eq!(first.stats, all.stats);
     assert_eq!(&first.matches[..], &all.matches[..3]);
+}
+
+/// `Book::find_games`, the rule every front end uses, answers alike through the index, over
+/// the table the book holds and over a table the caller holds, and lists what `keep` asks.
+#[test]
+fn find_games_answers_alike_by_index_and_by_table() {
+    use crate::book::{FindGamesError, GamesQuery};
+    let g = seeded_games(90, 60, 3);
+    let (table, book) = indexed_book(&g, 12, 2);
+    let mut data = book.to_data().expect("data");
+    data.game_index = false;
+    let scanned = Book::from_bytes(encode(&data).expect("encode"), "old.book").expect("opens");
+    assert!(scanned.indexed_games().expect("reads").is_none());
+    let targets: Vec<Board> = g
+        .iter()
+        .step_by(9)
+        .enumerate()
+        .map(|(k, r)| {
+            let pos = crate::board::Position::START.replay(r.moves[..k % 14].iter().copied());
+            pos.expect("legal").end.board
+        })
+        .collect();
+    for filter in query_filters() {
+        let sel = filter.as_ref().map(|f| GameSelection::new(f, &table));
+        for board in &targets {
+            for keep in [None, Some(0), Some(3)] {
+                let q = GamesQuery {
+                    board,
+                    max_ply: 12,
+                    filter: filter.as_ref(),
+                    min_games: 2,
+                    keep,
+                };
+                for (b, held) in [(&book, None), (&book, Some(&table)), (&scanned, None)] {
+                    let found = b.find_games(held, &q);
+                    let found = match (&sel, found) {
+                        (Some(Err(want)), Err(FindGamesError::Filter(e))) => {
+                            assert_eq!(&e, want);
+                            continue;
+                        }
+                        (_, Ok(found)) => found,
+                        (_, Err(e)) => panic!("{filter:?}: {e}"),
+                    };
+                    let chosen = sel.as_ref().map(|s| s.clone().expect("known names"));
+                    let want = table.find(board, 12, chosen.as_ref(), 2).expect("scan");
+                    assert_eq!(found.games.total, want.total);
+                    assert_eq!(found.games.stats, want.stats);
+                    let listed = keep.unwrap_or(0).min(want.total);
+                    assert_eq!(&found.games.matches[..listed], &want.matches[..listed]);
+                    if keep.is_none() || filter.is_some() {
+                        assert_eq!(found.games, want);
+                    }
+                    for m in &want.matches[..listed] {
+                        assert_eq!(found.excerpt.record(m.game), table.record(m.game));
+                    }
+                    if keep.is_none() {
+                        assert_eq!(found.excerpt, GameExcerpt::default());
+                    }
+                }
+            }
+        }
+    }
+    let mut bare = data;
+    bare.games = None;
+    let bare = Book::from_bytes(encode(&bare).expect("encode"), "bare.book").expect("opens");
+    let q = GamesQuery {
+        board: &Board::START,
+        max_ply: usize::MAX,
+        filter: None,
+        min_games: 1,
+        keep: Some(1),
+    };
+    assert!(matches!(
+        bare.find_games(None, &q),
+        Err(FindGamesError::NoGameTable)
+    ));
 }

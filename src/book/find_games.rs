@@ -1,0 +1,114 @@
+//! The one rule that finds the games reaching a position, for every front end: through the
+//! book's index of its games when it has one (only the position's posting list and the games
+//! listed are read), else over its whole table, with the filter turned into a selection of
+//! the book's names on the way.
+
+use crate::board::Board;
+use crate::book::games::{FilterError, GameExcerpt, GameSelection, PositionGames};
+use crate::book::{Book, BookError, GameFilter, GameTable};
+
+/// What [`Book::find_games`] looks for.
+#[derive(Clone, Copy, Debug)]
+pub struct GamesQuery<'a> {
+    /// The position, reached in any orientation and move order.
+    pub board: &'a Board,
+    /// Only games that reach it within their first `max_ply` plies.
+    pub max_ply: usize,
+    /// Only the games the filter keeps (all when `None`).
+    pub filter: Option<&'a GameFilter>,
+    /// Moves played in fewer games are left out of the answer's moves.
+    pub min_games: u64,
+    /// `Some(n)`: the caller lists only the first `n` games, read in full into the answer's
+    /// excerpt (the other matches may then be left out; the total and the statistics still
+    /// count them). `None`: every match is listed and none is read.
+    pub keep: Option<usize>,
+}
+
+/// The games [`Book::find_games`] found.
+#[derive(Debug)]
+pub struct FoundGames {
+    /// The matches, their total, statistics and moves.
+    pub games: PositionGames,
+    /// The first [`GamesQuery::keep`] matches, read (empty when `keep` is `None`).
+    pub excerpt: GameExcerpt,
+}
+
+/// Why [`Book::find_games`] has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum FindGamesError {
+    /// The book cannot be read, or its games are damaged.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// The filter names a player or an event no game of the book has.
+    #[error(transparent)]
+    Filter(FilterError),
+    /// The book holds no table of its games.
+    #[error("the book has no table of its games")]
+    NoGameTable,
+}
+
+impl Book {
+    /// The games of this book that `q` asks for. `table` is the book's game table when the
+    /// caller holds it already (a server keeps it in memory); without it, a book with no
+    /// index of its games has its table read.
+    pub fn find_games(
+        &self,
+        table: Option<&GameTable>,
+        q: &GamesQuery<'_>,
+    ) -> Result<FoundGames, FindGamesError> {
+        if let Some(games) = self.indexed_games()? {
+            // Without a filter, the book's own counts give the total: only the games listed
+            // are read, however many reach the position.
+            if let (None, Some(keep)) = (q.filter, q.keep) {
+                if let Some(found) = games.first(q.board, q.max_ply, keep)? {
+                    let excerpt = games.excerpt(found.matches.iter().map(|m| m.game))?;
+                    return Ok(FoundGames {
+                        games: found,
+                        excerpt,
+                    });
+                }
+            }
+            let chosen = match (q.filter, table) {
+                (Some(f), Some(t)) => Some(select(f, t)?),
+                (Some(f), None) => Some(games.selection(f)?.map_err(FindGamesError::Filter)?),
+                (None, _) => None,
+            };
+            let found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+            let excerpt = match q.keep {
+                Some(keep) => games.excerpt(found.matches.iter().take(keep).map(|m| m.game))?,
+                None => GameExcerpt::default(),
+            };
+            return Ok(FoundGames {
+                games: found,
+                excerpt,
+            });
+        }
+        let read;
+        let table = match table {
+            Some(t) => t,
+            None => {
+                read = self.games()?.ok_or(FindGamesError::NoGameTable)?;
+                &read
+            }
+        };
+        let chosen = q.filter.map(|f| select(f, table)).transpose()?;
+        let found = table
+            .find(q.board, q.max_ply, chosen.as_ref(), q.min_games)
+            .map_err(|source| BookError::GameTable {
+                path: self.path_name().to_string(),
+                source,
+            })?;
+        let excerpt = match q.keep {
+            Some(keep) => GameExcerpt::of(table, found.matches.iter().take(keep).map(|m| m.game)),
+            None => GameExcerpt::default(),
+        };
+        Ok(FoundGames {
+            games: found,
+            excerpt,
+        })
+    }
+}
+
+fn select(filter: &GameFilter, table: &GameTable) -> Result<GameSelection, FindGamesError> {
+    GameSelection::new(filter, table).map_err(FindGamesError::Filter)
+}
