@@ -250,3 +250,50 @@ fn serve_refuses_two_books_of_one_name_and_bad_names() {
     assert_ne!(code, Some(0), "{err}");
     assert!(err.contains("a.book"), "{err}");
 }
+
+#[test]
+fn serve_reports_a_book_that_does_not_open_and_serves_the_others() {
+    use std::io::BufRead;
+    let mut child = common::othbook_process()
+        .args([
+            "serve",
+            "--book",
+            BOOK,
+            "--book",
+            "gone=/nonexistent/gone.book",
+        ])
+        .args(["--addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = common::web::StderrLog::take(&mut child);
+    let _guard = common::web::KillOnPanic(child.id());
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("wthor=") && line.contains("gone="), "{line}");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap();
+    let port: u16 = url
+        .trim_end_matches('/')
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let (status, body) = request(addr, "GET", "/api/v1/info", None);
+    assert_eq!(status, 200, "{body}");
+    let info: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(info["book"], "wthor");
+    assert_eq!(info["books"][1]["error"], "missing");
+    assert!(!body.contains("/nonexistent"), "{body}");
+    wait_until(common::HANG, "the missing book is reported", || {
+        log.text()
+            .contains("cannot open book gone (/nonexistent/gone.book)")
+    });
+    common::web::interrupt(child, out);
+}
