@@ -3,10 +3,13 @@
 
 mod common;
 
-use common::{after, evaluate_book, fake_evaluated_book, fake_leaf, need, othbook, stdout_of};
+use common::{
+    after, default_without_values, evaluate_book, fake_evaluated_book, fake_leaf, need, othbook,
+    stdout_of,
+};
 use othbook::book::key::{Canonical, Key};
 use othbook::book::{Book, BookData, Graph};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 const WTHOR_2021: &str = "../shared/data/wthor/WTH_2021.wtb";
@@ -192,6 +195,154 @@ fn cutting_refuses_what_it_cannot_do() {
         (vec!["book", "prune", b, "--min-games", "9", "-o", b], ""),
     ] {
         let got = othbook().args(&args).assert().code(2);
+        let err = String::from_utf8_lossy(&got.get_output().stderr).to_string();
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?}: nothing written");
+    }
+}
+
+/// The positions of `d` the moves within `window` (hundredths) reach from the start, walked
+/// in `d`'s own graph: what a window prune of `d` must keep.
+fn reached_within(d: &BookData, window: i32) -> HashSet<Key> {
+    let graph = Graph::of(d);
+    let index: HashMap<Key, usize> = d
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key, i))
+        .collect();
+    let start = index[&Canonical::of(&after("").board).key];
+    let mut seen = HashSet::from([start]);
+    let mut stack = vec![start];
+    while let Some(i) = stack.pop() {
+        let best = d.positions[i].eval.value.unwrap().score;
+        for &(_, c) in &graph.nodes[i].children {
+            let value = -d.positions[c as usize].eval.value.unwrap().score;
+            if i32::from(value) >= i32::from(best) - window && seen.insert(c as usize) {
+                stack.push(c as usize);
+            }
+        }
+    }
+    seen.into_iter().map(|i| d.positions[i].key).collect()
+}
+
+#[test]
+fn pruning_to_a_value_window_keeps_the_moves_near_the_best_and_every_value() {
+    let book = fake_evaluated_book();
+    let before = data(book);
+    let old = values(&before);
+    let all = reached_within(&before, i32::MAX / 2);
+    let dir = tempfile::tempdir().unwrap();
+    let mut sizes = Vec::new();
+    // (window in discs, in hundredths): the fake values spread over 16 discs.
+    for (discs, window) in [
+        ("0", 0),
+        ("0.5", 50),
+        ("2", 200),
+        ("6", 600),
+        ("128", 12_800),
+    ] {
+        let out = dir.path().join(format!("w{window}.book"));
+        let said = stdout_of(&[
+            "book",
+            "prune",
+            book.to_str().unwrap(),
+            "--window",
+            discs,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(said.contains(&format!("within {discs} discs")), "{said}");
+        let cut = data(&out);
+        let kept: HashSet<Key> = cut.positions.iter().map(|p| p.key).collect();
+        assert_eq!(kept, reached_within(&before, window), "window {discs}");
+        for p in &cut.positions {
+            assert_eq!(
+                p.eval.value.map(|v| v.score),
+                old[&p.key],
+                "a kept value, window {discs}"
+            );
+        }
+        // The cut book is closed the same way: within its own graph, the moves inside the
+        // window reach every position it keeps.
+        assert_eq!(reached_within(&cut, window), kept, "window {discs}");
+        // The lines of games only follow kept positions: explore along the best line works.
+        assert!(cut.nodes.len() <= before.nodes.len());
+        sizes.push(kept.len());
+    }
+    assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+    assert!(sizes[0] < sizes[2] && sizes[2] < sizes[4], "{sizes:?}");
+    assert_eq!(
+        sizes[4],
+        all.len(),
+        "a window wider than any loss keeps all it reaches"
+    );
+}
+
+#[test]
+fn pruning_to_a_window_drops_the_replies_beyond_it_at_a_known_position() {
+    // After f5, the fake values of d6, f6 and f4 differ; a window between the best and
+    // the next keeps only the best reply, one just wide enough keeps the next too.
+    let book = fake_evaluated_book();
+    let before = data(book);
+    let index: HashMap<Key, usize> = before
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key, i))
+        .collect();
+    let value_after = |line: &str| {
+        let i = index[&Canonical::of(&after(line).board).key];
+        before.positions[i].eval.value.unwrap().score
+    };
+    let mut replies: Vec<(i16, &str)> = ["f5d6", "f5f6", "f5f4"]
+        .into_iter()
+        .map(|l| (-value_after(l), l))
+        .collect();
+    replies.sort_unstable_by(|a, b| b.cmp(a));
+    let (best, next, last) = (replies[0], replies[1], replies[2]);
+    assert_eq!(
+        -value_after("f5"),
+        -best.0,
+        "f5's value is its best reply's"
+    );
+    assert!(best.0 > next.0 && next.0 > last.0, "{replies:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let wide = i32::from(best.0 - next.0);
+    for (window, kept) in [(wide - 1, vec![best.1]), (wide, vec![best.1, next.1])] {
+        let out = dir.path().join(format!("k{window}.book"));
+        let cut = before.pruned_to_window(window).unwrap().0;
+        othbook::book::write_book(&out, &cut).unwrap();
+        let cut = data(&out);
+        let keys: HashSet<Key> = cut.positions.iter().map(|p| p.key).collect();
+        for (_, line) in &replies {
+            let key = Canonical::of(&after(line).board).key;
+            assert_eq!(
+                keys.contains(&key),
+                kept.contains(line),
+                "{line} at window {window}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pruning_to_a_window_refuses_a_book_without_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.book");
+    let plain = default_without_values().to_str().unwrap().to_string();
+    for (args, says) in [
+        (vec!["--window", "2"], "no values"),
+        (vec!["--window", "2", "--min-games", "50"], "no values"),
+        (vec!["--window=-1"], "out of range"),
+        (vec!["--window", "two"], "not a number"),
+        (vec![], "--min-games"),
+    ] {
+        let got = othbook()
+            .args(["book", "prune", &plain, "-o", out.to_str().unwrap()])
+            .args(&args)
+            .assert()
+            .code(2);
         let err = String::from_utf8_lossy(&got.get_output().stderr).to_string();
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?}: nothing written");

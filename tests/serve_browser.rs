@@ -3,7 +3,8 @@
 //! f5 then d6 on the board, and checks that the move table shows the book's counts for that
 //! position; arrow keys step back and forth; a phone-sized window has no sideways scrolling.
 //! The review view reviews the line, shows the API's figures, and jumps to a move when one is
-//! clicked. Screenshots are kept in target/browser/ (not committed).
+//! clicked. With two books, the selector switches the move table, keeps the line and puts
+//! the book in the address. Screenshots are kept in target/browser/ (not committed).
 
 mod common;
 
@@ -185,6 +186,11 @@ impl Session<'_> {
         }
     }
 
+    /// Loads `url` in the window.
+    fn open(&self, url: &str) {
+        self.cmd("POST", "url", Some(json!({ "url": url })));
+    }
+
     fn screenshot(&self, path: &Path) {
         let png = base64_decode(self.cmd("GET", "screenshot", None).as_str().unwrap());
         assert_eq!(&png[..4], b"\x89PNG");
@@ -206,7 +212,12 @@ impl Drop for Session<'_> {
 
 /// The book's (move, games) rows after `line`, as the table should list them.
 fn book_rows(line: &str) -> Vec<(String, String)> {
-    let book = Book::open_lazy(BOOK).unwrap();
+    book_rows_in(Path::new(BOOK), line)
+}
+
+/// The (move, games) rows of the book at `path` after `line`.
+fn book_rows_in(path: &Path, line: &str) -> Vec<(String, String)> {
+    let book = Book::open_lazy(path).unwrap();
     let pos = Position::START
         .replay(parse_moves(line).unwrap())
         .unwrap()
@@ -225,11 +236,7 @@ fn clicking_f5_then_d6_shows_the_books_moves_in_a_real_browser() {
     };
     let server = TestServer::start(ServeOptions::new(12, 2, 1000).unwrap());
     let s = Session::new(&driver);
-    s.cmd(
-        "POST",
-        "url",
-        Some(json!({"url": format!("http://{}/", server.addr)})),
-    );
+    s.open(&format!("http://{}/", server.addr));
     s.wait_for_line("");
     // The start's one row stands for the four first moves, and the page says so.
     let notes = s.script("return document.getElementById('move-notes').textContent;");
@@ -552,4 +559,61 @@ a4a5b6a3f2a6h4g2g8c2h1b7a8b8a7e8f8g7a2b2a1g1h2c1b1";
         "document.getElementById('review-status').className",
         "error",
     );
+}
+
+/// The move table's (move, games) rows, as JSON text (for [`Session::wait_for`]).
+const TABLE_ROWS: &str = "JSON.stringify([...document.querySelectorAll('#moves tbody tr')]\
+    .map(tr => [tr.dataset.move, tr.querySelector('td.games').textContent]))";
+
+#[test]
+fn switching_books_changes_the_move_table_and_keeps_the_line() {
+    let Some(driver) = Driver::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let small = common::web::small_book(dir.path());
+    let books = [
+        othbook::serve::BookSpec::parse(&format!("wthor={BOOK}")).unwrap(),
+        othbook::serve::BookSpec::parse(&format!("mine={}", small.display())).unwrap(),
+    ];
+    let (state, _) =
+        othbook::serve::AppState::from_files(&books, ServeOptions::new(12, 2, 1000).unwrap())
+            .unwrap();
+    let server = TestServer::start_state(state);
+    let rows_text = |rows: Vec<(String, String)>| serde_json::to_string(&rows).unwrap();
+    let (big, mine) = (book_rows("f5"), book_rows_in(&small, "f5"));
+    assert_ne!(big, mine);
+    let s = Session::new(&driver);
+    s.open(&format!("http://{}/", server.addr));
+    s.wait_for_line("");
+    s.wait_for("!document.getElementById('book-pick').hidden", "true");
+    s.click("#sq-f5");
+    s.wait_for_line("f5");
+    s.wait_for(TABLE_ROWS, &rows_text(big.clone()));
+    s.click("#book option[value='mine']");
+    s.wait_for(TABLE_ROWS, &rows_text(mine.clone()));
+    s.wait_for_line("f5");
+    s.wait_for(
+        "document.getElementById('book-info').textContent.startsWith('mine ')",
+        "true",
+    );
+    let url = s.script("return location.href;");
+    let url = url.as_str().unwrap().to_string();
+    assert!(
+        url.contains("book=mine") && url.contains("moves=f5"),
+        "{url}"
+    );
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    s.screenshot(&shots.join("serve-books.png"));
+    // The address is shareable: opened afresh, it shows the same book and line.
+    s.open("about:blank");
+    s.open(&url);
+    s.wait_for_line("f5");
+    s.wait_for(TABLE_ROWS, &rows_text(mine));
+    s.wait_for("document.getElementById('book').value", "mine");
+    // Back to the default book: the address no longer names one.
+    s.click("#book option[value='wthor']");
+    s.wait_for(TABLE_ROWS, &rows_text(big));
+    let url = s.script("return location.href;");
+    assert!(!url.as_str().unwrap().contains("book="), "{url}");
 }

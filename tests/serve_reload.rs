@@ -5,12 +5,12 @@
 mod common;
 
 use common::web::{
-    interrupt, request, serve_book_process, wait_until, KillOnPanic, StderrLog, BOOK,
+    interrupt, request, serve_book_process, small_book, wait_until, KillOnPanic, StderrLog, BOOK,
 };
 use othbook::book::Book;
 use serde_json::Value;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// Longest wait for the server to notice a change: far beyond its one-second checks.
@@ -42,18 +42,6 @@ fn book_answers(book: &Path) -> (Value, Value) {
         Value::from(b.try_probe(&pos.board).unwrap().map_or(0, |s| s.games()))
     };
     (games(""), games("f5"))
-}
-
-/// A small book (3 games) built in `dir`.
-fn small_book(dir: &Path) -> PathBuf {
-    let path = dir.join("small.book");
-    common::othbook()
-        .args(["build", &common::fix("WTH_2001.wtb"), "-o"])
-        .arg(&path)
-        .args(["--plies", "20", "--min-games", "1"])
-        .assert()
-        .success();
-    path
 }
 
 fn count(book: &Path) -> u64 {

@@ -1,5 +1,6 @@
-//! Smaller books cut from a book: the positions below one position (`book subtree`) and the
-//! book pruned to a higher minimum of games (`book prune`), values kept as they were.
+//! Smaller books cut from a book: the positions below one position (`book subtree`), the
+//! book pruned to a higher minimum of games and the book pruned to the moves within a value
+//! window of the best (`book prune`), values kept as they were.
 //!
 //! Pruning turns the moves it drops into moves that leave the book. Where the dropped
 //! position had a value, the position above takes it as its leaf (the best move out of the
@@ -33,6 +34,12 @@ pub enum CutError {
         /// The minimum asked for.
         asked: u32,
     },
+    /// A value window needs values: the book has none yet.
+    #[error("the book has no values: a value window needs them (`othbook book evaluate` first)")]
+    NotEvaluated,
+    /// The book's start position is not in it: no move is reachable.
+    #[error("the book has no start position to prune from")]
+    NoStart,
     /// The book's tables do not fit together.
     #[error(transparent)]
     Book(#[from] BookError),
@@ -149,7 +156,7 @@ impl BookData {
     /// Gives each position that lost moves to the cut the best of their values as its leaf,
     /// `old` and `graph` being the book before the cut. Returns how many leaves took a value
     /// and how many became missing (a dropped move without a value).
-    fn take_dropped_values(&mut self, old: &[PosEntry], graph: &Graph) -> (u64, u64) {
+    pub(super) fn take_dropped_values(&mut self, old: &[PosEntry], graph: &Graph) -> (u64, u64) {
         let index = self.key_index();
         let old_index: ahash::AHashMap<_, usize> =
             old.iter().enumerate().map(|(i, p)| (p.key, i)).collect();
@@ -182,7 +189,10 @@ impl BookData {
     }
 
     /// The positions `keep` marks, and their moves.
-    fn kept_positions(&self, keep: &[bool]) -> Result<(Vec<PosEntry>, Vec<MoveEntry>), BookError> {
+    pub(super) fn kept_positions(
+        &self,
+        keep: &[bool],
+    ) -> Result<(Vec<PosEntry>, Vec<MoveEntry>), BookError> {
         let mut positions = Vec::with_capacity(keep.iter().filter(|&&k| k).count());
         let mut moves = Vec::new();
         for (p, _) in self.positions.iter().zip(keep).filter(|(_, &k)| k) {

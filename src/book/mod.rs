@@ -49,6 +49,7 @@ mod sigbus;
 mod stats;
 pub mod trust;
 mod values;
+mod window;
 
 pub use build::{build, name_matches, BuildReport, NameField, MAX_PLIES};
 pub use checksum::checksum;

@@ -2,11 +2,44 @@
 
 use super::common::bad;
 use anyhow::{Context, Result};
-use othbook::serve::{self, AppState, ServeOptions};
+use othbook::serve::{self, AppState, BookSpec, FilesError, ServeOptions};
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
+
+fn parse_book(text: &str) -> Result<BookSpec, String> {
+    BookSpec::parse(text).map_err(|e| e.to_string())
+}
+
+/// The books of `args` (the default book when none is given), opened: those that fail are
+/// reported on stderr and left out; an error when none opens or two share a name.
+fn open_books(books: Vec<BookSpec>, options: ServeOptions) -> Result<(AppState, Vec<BookSpec>)> {
+    let books = if books.is_empty() {
+        let path = othbook::book::default_path();
+        vec![BookSpec {
+            name: BookSpec::name_of(&path),
+            path,
+        }]
+    } else {
+        books
+    };
+    match AppState::from_files(&books, options) {
+        Ok((state, failed)) => {
+            for (spec, e) in &failed {
+                eprintln!(
+                    "othbook: serve: cannot open book {} ({}), serving the others: {}",
+                    spec.name,
+                    spec.path.display(),
+                    othbook::serve::reason(e)
+                );
+            }
+            Ok((state, books))
+        }
+        Err(FilesError::Names(e)) => Err(bad(e.to_string())),
+        Err(FilesError::Load(e)) => Err(e.into()),
+        Err(e @ FilesError::NoBook) => Err(anyhow::anyhow!(e)),
+    }
+}
 
 /// Arguments of `othbook serve`.
 #[derive(clap::Args, Debug)]
@@ -15,16 +48,22 @@ use std::sync::Arc;
 see every reply with its games, results and values, the games that reached the position, \
 and step through them. The JSON API under /api/v1 is described in docs/api.md.\n\n\
 The server listens on this machine only unless --addr says otherwise; Ctrl-C stops it.\n\n\
-The book is read into memory. When the file changes (a rebuilt book renamed over it, or \
+Several books: give --book once per book, each NAME=PATH or a PATH named after its file \
+name without extension (wthor.book: wthor); the page has a selector and the API a `book` \
+parameter; the first book is the default. A book that does not open is reported and left out \
+while the others are served (only when none opens does the server stop).\n\n\
+Each book is read into memory. When its file changes (a rebuilt book renamed over it, or \
 written in place), the server reads it again once it has stopped changing, and serves it if \
-it is a valid book; otherwise it keeps serving the book it has and says why on stderr.\n\n\
-Examples:\n  othbook serve\n  othbook serve --book my.book --addr 127.0.0.1:9000 --open"
+it is a valid book; otherwise it keeps serving the copy it has and says why on stderr.\n\n\
+Examples:\n  othbook serve\n  othbook serve --book my.book --addr 127.0.0.1:9000 --open\n  \
+othbook serve --book books/wthor.book --book mine=games/my.book"
 )]
 pub struct Args {
-    /// The book (default: the default book: $OTHBOOK_BOOK, else books/wthor.book here, in the
-    /// data folder or in the source tree).
-    #[arg(long)]
-    book: Option<PathBuf>,
+    /// A book to serve, NAME=PATH or PATH (named after its file stem); repeat for several,
+    /// the first the default (default: the default book: $OTHBOOK_BOOK, else
+    /// books/wthor.book here, in the data folder or in the source tree).
+    #[arg(long = "book", value_name = "[NAME=]PATH", value_parser = parse_book)]
+    books: Vec<BookSpec>,
     /// Address and port to listen on (port 0: any free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
@@ -91,14 +130,19 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let options = ServeOptions::new(args.max_depth, searches, args.cache)
         .map_err(|e| bad(e.to_string()))?
         .with_max_connections(connection_cap());
-    let path = args
-        .book
-        .clone()
-        .unwrap_or_else(othbook::book::default_path);
-    // Read into memory and checked whole, not mapped (another program that rewrites the
+    // Read into memory and checked whole, not mapped (another program that rewrites a
     // file in place can then neither change the answers nor kill the server with SIGBUS);
-    // the server watches the file and serves each new valid version of it.
-    let state = Arc::new(AppState::from_file(&path, options)?);
+    // the server watches the files and serves each new valid version of them.
+    let (state, books) = open_books(args.books, options)?;
+    let state = Arc::new(state);
+    let exploring = match books.as_slice() {
+        [one] => one.path.display().to_string(),
+        several => several
+            .iter()
+            .map(|b| format!("{}={}", b.name, b.path.display()))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -114,8 +158,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         let url = format!("http://{local}/");
         writeln!(
             out,
-            "othbook: exploring {} at {url} (Ctrl-C stops)",
-            path.display()
+            "othbook: exploring {exploring} at {url} (Ctrl-C stops)"
         )?;
         out.flush()?;
         if args.open {

@@ -14,6 +14,7 @@ mod fields;
 pub mod games;
 pub mod games_list;
 pub mod info;
+pub mod loss;
 pub mod openings;
 pub mod probe;
 pub mod query;
@@ -24,6 +25,7 @@ pub use explore::{EvalHeader, ExploreReport, MoveRow, MoveScores, PositionValues
 pub use fields::{round2, OpeningRef, Results, TrustOf, ValueFields, ValueKindName};
 pub use games::{FormatStats, GameStatsReport, NamesReport};
 pub use info::InfoReport;
+pub use loss::{LossReport, MoveLoss};
 pub use openings::OpeningsReport;
 pub use probe::ProbeReport;
 pub use serde_text::{color_text, line_text, move_text, moves_list, obf_text};

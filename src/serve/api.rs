@@ -163,10 +163,63 @@ struct InfoAnswer {
     cached_answers: usize,
     /// When the book served now was read (ISO 8601, UTC).
     loaded_at: String,
+    /// Every book of the server, the default first.
+    books: Vec<BookEntry>,
 }
 
-pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
-    let b = s.book();
+/// A book of the server, as `/api/v1/info` lists it.
+#[derive(Serialize)]
+struct BookEntry {
+    name: String,
+    /// Answers when no `book` is given.
+    default: bool,
+    /// It is served; else `error` says what kind of failure keeps it out.
+    available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games: Option<u64>,
+    /// Its positions carry values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evaluated: Option<bool>,
+}
+
+fn book_entries(s: &AppState) -> Vec<BookEntry> {
+    s.books
+        .iter()
+        .enumerate()
+        .map(|(i, slot)| {
+            let served = slot.book();
+            BookEntry {
+                name: slot.name.clone(),
+                default: i == 0,
+                available: served.is_some(),
+                error: served
+                    .is_none()
+                    .then(|| slot.failure().unwrap_or("invalid")),
+                positions: served.as_ref().map(|b| b.book.counts().0),
+                games: served.as_ref().map(|b| b.book.info().games),
+                evaluated: served.as_ref().map(|b| b.book.info().evaluation.is_some()),
+            }
+        })
+        .collect()
+}
+
+/// The parameters of `/api/v1/info`: which book to describe.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InfoParams {
+    book: Option<String>,
+}
+
+pub async fn info(
+    State(s): Shared,
+    q: Result<Query<InfoParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(p) = q?;
+    let b = s.book(params::book(p.book.as_deref())?)?;
     let info = b.book.info();
     let answer = InfoAnswer {
         name: "othbook".into(),
@@ -186,6 +239,7 @@ pub async fn info(State(s): Shared) -> Result<Response, ApiError> {
             .saturating_sub(s.searches.available_permits()),
         cached_answers: b.cache.len(),
         loaded_at: crate::utc::iso8601(b.loaded_at),
+        books: book_entries(&s),
     };
     Ok(json_bytes(to_json(&answer)?))
 }
@@ -195,7 +249,7 @@ pub async fn explore(
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = query(q)?;
-    let b = s.book();
+    let b = s.book(params::book(p.book.as_deref())?)?;
     let t = params::target(p.position.as_deref(), p.moves.as_deref())?;
     let depth = params::depth(p.depth, s.options.max_depth)?;
     let filter = params::filter(&p)?;
@@ -263,7 +317,7 @@ pub async fn games(
     q: Result<Query<RawParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = query(q)?;
-    let b = s.book();
+    let b = s.book(params::book(p.book.as_deref())?)?;
     let t = params::target(p.position.as_deref(), p.moves.as_deref())?;
     if p.depth.is_some() {
         return Err(ApiError::bad(
@@ -312,6 +366,7 @@ pub struct ReviewBody {
     moves: String,
     position: Option<String>,
     depth: Option<u32>,
+    book: Option<String>,
 }
 
 pub async fn review_get(
@@ -322,7 +377,7 @@ pub async fn review_get(
     let moves = p
         .moves
         .ok_or_else(|| ApiError::bad("moves", "give the game's moves".into()))?;
-    reviewed(s, moves, p.position, p.depth).await
+    reviewed(s, moves, p.position, p.depth, p.book).await
 }
 
 /// Longest time a request's body may take to arrive (a client sending it a byte at a time
@@ -344,7 +399,7 @@ pub async fn review_post(
             ),
         })?;
     let Json(b) = body?;
-    reviewed(s, b.moves, b.position, b.depth).await
+    reviewed(s, b.moves, b.position, b.depth, b.book).await
 }
 
 /// The review of a game, searched `depth` plies per move (capped by the server).
@@ -353,8 +408,9 @@ async fn reviewed(
     moves: String,
     position: Option<String>,
     depth: Option<u32>,
+    book: Option<String>,
 ) -> Result<Response, ApiError> {
-    let b = s.book();
+    let b = s.book(params::book(book.as_deref())?)?;
     let t = params::target(position.as_deref(), Some(&moves))?;
     if t.line.is_empty() {
         return Err(ApiError::bad(

@@ -1,4 +1,4 @@
-//! The application: its routes, and serving it on a listener (watching the book file).
+//! The application: its routes, and serving it on a listener (watching the book files).
 
 use super::state::{AppState, MAX_BODY_BYTES};
 use super::{api, assets, conn, watch};
@@ -49,20 +49,23 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 /// Serves `state` on `listener` until `shutdown` completes; requests under way are finished
-/// first. A state made by [`AppState::from_file`] has its book file watched meanwhile, and
-/// each new valid version of it served.
+/// first. A state made by [`AppState::from_file`] or [`AppState::from_files`] has its book
+/// files watched meanwhile, and each new valid version of them served.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let max_connections = state.options.max_connections;
-    let watcher = state
-        .source
-        .clone()
-        .map(|path| tokio::spawn(watch::watch(state.clone(), path)));
+    let watchers: Vec<_> = state
+        .books
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| Some((i, b.source.clone()?)))
+        .map(|(i, path)| tokio::spawn(watch::watch(state.clone(), i, path)))
+        .collect();
     let served = conn::serve(listener, router(state), max_connections, shutdown).await;
-    if let Some(w) = watcher {
+    for w in watchers {
         w.abort();
     }
     served

@@ -24,6 +24,12 @@ pub enum ApiError {
     /// The book has no game table and the request needs one (404).
     #[error("this book has no table of its games (built before book format 3 or imported)")]
     NoGameTable,
+    /// No book of that name on this server (404).
+    #[error("book: no book named {name:?} here (books: {})", known.join(", "))]
+    UnknownBook { name: String, known: Vec<String> },
+    /// The book did not open and no valid copy of it has appeared since (503).
+    #[error("book: the book {name} is not available ({kind}): try another book")]
+    BookUnavailable { name: String, kind: &'static str },
     /// No such page or endpoint (404).
     #[error("no such endpoint: {0}")]
     NotFound(String),
@@ -73,7 +79,10 @@ impl ApiError {
         match self {
             ApiError::BadParam { .. } => StatusCode::BAD_REQUEST,
             ApiError::Rejected { status, .. } => *status,
-            ApiError::NoGameTable | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::NoGameTable | ApiError::NotFound(_) | ApiError::UnknownBook { .. } => {
+                StatusCode::NOT_FOUND
+            }
+            ApiError::BookUnavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Busy | ApiError::HungUp => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Book { .. } | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -95,6 +104,7 @@ impl IntoResponse for ApiError {
         let status = self.status();
         let param = match &self {
             ApiError::BadParam { param, .. } => Some(*param),
+            ApiError::UnknownBook { .. } | ApiError::BookUnavailable { .. } => Some("book"),
             _ => None,
         };
         let body = ErrorBody {

@@ -9,7 +9,7 @@ use crate::engine::{EngineError, EngineOptions};
 use crate::openings::Openings;
 use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::query::Target;
-use crate::report::{ExploreReport, MoveScores, OpeningRef};
+use crate::report::{ExploreReport, LossReport, MoveScores, OpeningRef};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -27,6 +27,8 @@ pub struct ExploreAnswer {
     pub game_over: bool,
     pub black_discs: u32,
     pub white_discs: u32,
+    /// The line's losses against the book's values so far (`null`: the book has no values).
+    pub line_losses: Option<LossReport>,
     #[serde(flatten)]
     pub report: ExploreReport,
 }
@@ -79,6 +81,10 @@ pub fn answer(
         game_over: pos.board.is_game_over(),
         black_discs: pos.black().count(),
         white_discs: pos.white().count(),
+        line_losses: book
+            .has_values()
+            .then(|| LossReport::build(book, &t.start, &t.line))
+            .transpose()?,
         report,
     })
 }

@@ -32,6 +32,7 @@ pub struct RawParams {
     pub complete_only: Option<bool>,
     pub limit: Option<usize>,
     pub offset: Option<usize>,
+    pub book: Option<String>,
 }
 
 impl RawParams {
@@ -44,6 +45,7 @@ impl RawParams {
             ("color", &self.color),
             ("years", &self.years),
             ("event", &self.event),
+            ("book", &self.book),
         ];
         for (param, text) in texts {
             text_limit(param, text.as_deref())?;
@@ -79,6 +81,13 @@ pub fn target(position: Option<&str>, moves: Option<&str>) -> Result<Target, Api
     text_limit("moves", moves)?;
     let position = position.map(str::trim).filter(|p| !p.is_empty());
     Ok(Target::parse(position, moves)?)
+}
+
+/// The book a request names (`None`, or blank: the server's default), within its length
+/// limit. The one reading of `book`, whichever endpoint and whether query or body.
+pub fn book(name: Option<&str>) -> Result<Option<&str>, ApiError> {
+    text_limit("book", name)?;
+    Ok(name.map(str::trim).filter(|n| !n.is_empty()))
 }
 
 /// `depth`, checked against the server's cap (said as the server's, not the engine's).

@@ -18,7 +18,7 @@ pub const CHECK_EVERY: Duration = Duration::from_secs(1);
 /// answers from it throughout, whatever is loaded meanwhile. Its answers are cached with it.
 pub struct Loaded {
     pub(super) book: Book,
-    /// The book's name as shown to clients (its file name).
+    /// The book's name as shown to clients (the name it is served under).
     pub(super) name: String,
     /// The book's game table, read once (`None`: the book has none).
     pub(super) games: Option<GameTable>,
@@ -111,9 +111,10 @@ pub(super) fn name_of(path: &Path) -> String {
     )
 }
 
-/// Reads the book at `path` into memory and checks every block of it. Blocking: never on
+/// Reads the book at `path` into memory, named `name` to clients, and checks every block of
+/// it. Blocking: never on
 /// the server's async threads.
-pub(super) fn load(path: &Path, cache_entries: usize) -> Result<Loaded, LoadError> {
+pub(super) fn load(path: &Path, name: &str, cache_entries: usize) -> Result<Loaded, LoadError> {
     let before = stamp(path);
     let in_memory = OpenOptions {
         mmap: false,
@@ -126,17 +127,21 @@ pub(super) fn load(path: &Path, cache_entries: usize) -> Result<Loaded, LoadErro
     if before.is_none() || stamp(path) != before {
         return Err(changed());
     }
-    let mut loaded = Loaded::new(book, name_of(path), cache_entries)?;
+    let mut loaded = Loaded::new(book, name.to_string(), cache_entries)?;
     loaded.stamp = before;
     Ok(loaded)
 }
 
 /// [`load`], tried again a few times while the file keeps changing under the read (another
 /// program is writing it right now).
-pub(super) fn load_settled(path: &Path, cache_entries: usize) -> Result<Loaded, LoadError> {
+pub(super) fn load_settled(
+    path: &Path,
+    name: &str,
+    cache_entries: usize,
+) -> Result<Loaded, LoadError> {
     let mut tries = 0;
     loop {
-        match load(path, cache_entries) {
+        match load(path, name, cache_entries) {
             Err(LoadError::Changed { .. }) if tries < 5 => {
                 tries += 1;
                 std::thread::sleep(CHECK_EVERY);
@@ -147,7 +152,7 @@ pub(super) fn load_settled(path: &Path, cache_entries: usize) -> Result<Loaded, 
 }
 
 /// `e` and its causes on one line, for the server's log.
-pub(super) fn reason(e: &dyn std::error::Error) -> String {
+pub fn reason(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {

@@ -1,10 +1,12 @@
-//! What every request shares ([`AppState`]: the book served now, the limits, the work slots)
+//! What every request shares ([`AppState`]: the books served now, the limits, the work slots)
 //! and the limits themselves ([`ServeOptions`], checked when built).
 
+use super::books::{BookSpec, BookSpecError, Slot};
+use super::error::ApiError;
 use super::reload::{self, LoadError, Loaded};
 use crate::book::Book;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
 use tokio::sync::Semaphore;
@@ -102,14 +104,12 @@ impl Default for ServeOptions {
     }
 }
 
-/// What every request shares: the book (its games and cached answers with it) and the
-/// limits.
+/// What every request shares: the books (their games and cached answers with them) and
+/// the limits.
 pub struct AppState {
-    /// The book served now: a request clones the handle once and answers from that book.
-    pub(super) current: RwLock<Arc<Loaded>>,
-    /// The file the book was read from, watched for a new version (`None`: a book given in
-    /// memory, served as it is).
-    pub(super) source: Option<PathBuf>,
+    /// The books by name, the default first. A request clones the handle of its book once
+    /// and answers from that copy.
+    pub(super) books: Vec<Slot>,
     pub(super) options: ServeOptions,
     pub(super) searches: Arc<Semaphore>,
     /// Slots of work on the blocking pool (book queries and searches alike).
@@ -127,45 +127,95 @@ impl AppState {
         book_name: String,
         options: ServeOptions,
     ) -> Result<AppState, crate::book::BookError> {
-        let loaded = Loaded::new(book, book_name, options.cache_entries)?;
-        Ok(AppState::with(loaded, None, options))
+        let loaded = Loaded::new(book, book_name.clone(), options.cache_entries)?;
+        Ok(AppState::with(
+            vec![Slot::serving(book_name, loaded, None)],
+            options,
+        ))
     }
 
     /// The state for the book file at `path`, read into memory and checked whole, named by
     /// its file name to clients. [`serve`] watches the file and serves each new valid version
     /// of it (another program's rebuild) from then on.
     pub fn from_file(path: &Path, options: ServeOptions) -> Result<AppState, LoadError> {
-        let loaded = reload::load_settled(path, options.cache_entries)?;
-        Ok(AppState::with(loaded, Some(path.to_path_buf()), options))
+        let name = reload::name_of(path);
+        let loaded = reload::load_settled(path, &name, options.cache_entries)?;
+        let slot = Slot::serving(name, loaded, Some(path.to_path_buf()));
+        Ok(AppState::with(vec![slot], options))
     }
 
-    fn with(loaded: Loaded, source: Option<PathBuf>, options: ServeOptions) -> AppState {
+    /// The state for several named book files (names checked apart), the first the default;
+    /// each is read and checked as [`AppState::from_file`] reads one. A book that does not
+    /// open is left out of the answers (listed in `/info` with the kind of its failure, and
+    /// watched: a valid version of it is served once it appears); the books that failed are
+    /// returned with why. Only when none opens is it an error: the first book's.
+    pub fn from_files(
+        books: &[BookSpec],
+        options: ServeOptions,
+    ) -> Result<(AppState, Vec<(BookSpec, LoadError)>), FilesError> {
+        BookSpec::check_unique(books)?;
+        let mut slots = Vec::with_capacity(books.len());
+        let mut failed = Vec::new();
+        for spec in books {
+            match reload::load_settled(&spec.path, &spec.name, options.cache_entries) {
+                Ok(loaded) => slots.push(Slot::serving(
+                    spec.name.clone(),
+                    loaded,
+                    Some(spec.path.clone()),
+                )),
+                Err(e) => {
+                    slots.push(Slot::failed(spec.name.clone(), &e, spec.path.clone()));
+                    failed.push((spec.clone(), e));
+                }
+            }
+        }
+        if slots.iter().all(|s| s.book().is_none()) {
+            return Err(match failed.into_iter().next() {
+                Some((_, e)) => FilesError::Load(e),
+                None => FilesError::NoBook,
+            });
+        }
+        Ok((AppState::with(slots, options), failed))
+    }
+
+    fn with(books: Vec<Slot>, options: ServeOptions) -> AppState {
         AppState {
-            current: RwLock::new(Arc::new(loaded)),
-            source,
+            books,
             searches: Arc::new(Semaphore::new(options.max_searches)),
             work: Arc::new(Semaphore::new(options.max_searches + QUERY_THREADS)),
             options,
         }
     }
 
-    /// The book served now.
-    pub(super) fn book(&self) -> Arc<Loaded> {
-        // The lock only guards a pointer swap: a panic cannot leave it half-done.
-        self.current
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+    /// The copy served now of the book named `name` (`None`: the default one).
+    pub(super) fn book(&self, name: Option<&str>) -> Result<Arc<Loaded>, ApiError> {
+        let slot =
+            match name {
+                None => &self.books[0],
+                Some(n) => self.books.iter().find(|s| s.name == n).ok_or_else(|| {
+                    ApiError::UnknownBook {
+                        name: n.to_string(),
+                        known: self.books.iter().map(|s| s.name.clone()).collect(),
+                    }
+                })?,
+            };
+        slot.book().ok_or_else(|| ApiError::BookUnavailable {
+            name: slot.name.clone(),
+            kind: slot.failure().unwrap_or("invalid"),
+        })
     }
+}
 
-    /// Serves `loaded` from now on; requests under way finish with the book they started on.
-    pub(super) fn replace(&self, loaded: Loaded) {
-        let fresh = Arc::new(loaded);
-        let old = std::mem::replace(
-            &mut *self.current.write().unwrap_or_else(|p| p.into_inner()),
-            fresh,
-        );
-        // The old book is freed here or by the last request using it, outside the lock.
-        drop(old);
-    }
+/// Why [`AppState::from_files`] cannot serve.
+#[derive(Debug, Error)]
+pub enum FilesError {
+    /// Two books under one name.
+    #[error(transparent)]
+    Names(#[from] BookSpecError),
+    /// No book opened: the first one's reason.
+    #[error(transparent)]
+    Load(LoadError),
+    /// No book given.
+    #[error("no book to serve")]
+    NoBook,
 }

@@ -340,3 +340,15 @@ impl Drop for KillOnPanic {
         }
     }
 }
+
+/// A small book (3 games) built in `dir` as `small.book`.
+pub fn small_book(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("small.book");
+    super::othbook()
+        .args(["build", &super::fix("WTH_2001.wtb"), "-o"])
+        .arg(&path)
+        .args(["--plies", "20", "--min-games", "1"])
+        .assert()
+        .success();
+    path
+}

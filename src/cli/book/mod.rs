@@ -1,7 +1,8 @@
 //! `othbook book`: the book's values: `evaluate` (search leaves, in shards if asked),
 //! `apply` (gather shards), `fix` (relink and negamax), `deviate` (learn off the best lines), `enhance` (search more
 //! where the choice is close);
-//! smaller books: `subtree` (the positions below a line) and `prune` (more games a position);
+//! smaller books: `subtree` (the positions below a line) and `prune` (more games a position,
+//! or moves within a value window); a line's accumulated loss: `loss`;
 //! and other programs' books: `import` and `export` (Edax binary and text, Egaroucid).
 
 mod add_games;
@@ -13,6 +14,7 @@ mod export;
 mod fix;
 mod import;
 mod leaf_options;
+mod loss;
 mod output;
 mod prune;
 mod subtree;
@@ -53,9 +55,12 @@ enum Command {
     /// Write the positions below a line, with their games and values, as a book of their own.
     /// Example: othbook book subtree books/wthor.book f5d6c3d3c4 -o tiger.book
     Subtree(subtree::Args),
-    /// Drop the positions played in fewer games, values kept, as a build with a higher --min-games.
+    /// Drop the positions played in fewer games (--min-games) or the moves beyond a value window of the best (--window), values kept.
     /// Example: othbook book prune books/wthor.book --min-games 100 -o small.book
     Prune(prune::Args),
+    /// A line's loss against the book's best move at each position, per move and per side so far.
+    /// Example: othbook book loss books/wthor.book f5d6c3d3c4f4
+    Loss(loss::Args),
     /// Write an evaluated book in another program's format (Edax book.dat or text, Egaroucid .egbk3).
     /// Example: othbook book export my.book --to edax -o book.dat
     Export(export::Args),
@@ -73,5 +78,6 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         Command::AddGames(a) => add_games::run(a, out),
         Command::Subtree(a) => subtree::run(a, out),
         Command::Prune(a) => prune::run(a, out),
+        Command::Loss(a) => loss::run(a, out),
     }
 }

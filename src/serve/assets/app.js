@@ -10,6 +10,7 @@ const state = {
   moves: [],        // the line, two characters a move ("pa" for a pass)
   cursor: 0,        // moves shown: moves[0..cursor]
   flipped: false,
+  book: null,       // the book asked (null: the server's default)
   depth: "",
   filters: {},
   answer: null,     // the last /explore answer
@@ -22,6 +23,7 @@ const $ = (id) => document.getElementById(id);
 
 function params(extra) {
   const p = new URLSearchParams();
+  if (state.book) p.set("book", state.book);
   if (state.start) p.set("position", state.start);
   p.set("moves", state.moves.slice(0, state.cursor).join(""));
   for (const [k, v] of Object.entries(extra || {})) if (v !== "" && v != null) p.set(k, v);
@@ -378,6 +380,7 @@ async function startReview() {
   review.abort = ctl;
   const body = { moves };
   if (state.start) body.position = state.start;
+  if (state.book) body.book = state.book;
   const depth = $("review-depth").value;
   if (depth) body.depth = Number(depth);
   const start = state.start;
@@ -502,6 +505,7 @@ function paste(text) {
 
 function saveHash() {
   const p = new URLSearchParams();
+  if (state.book) p.set("book", state.book);
   if (state.start) p.set("position", state.start);
   if (state.moves.length) p.set("moves", state.moves.slice(0, state.cursor).join(""));
   const h = p.toString();
@@ -510,6 +514,7 @@ function saveHash() {
 
 function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
+  state.book = p.get("book") || null;
   state.start = p.get("position") || null;
   state.moves = splitLine(p.get("moves") || "");
   state.cursor = state.moves.length;
@@ -562,13 +567,45 @@ function evaluationText(e) {
   return `leaf depth ${e.depth}, ${width}, exact from ${e.exact_from} empties`;
 }
 
+// The book's name, size and values in the header; the info answer.
+async function showBook() {
+  const p = new URLSearchParams();
+  if (state.book) p.set("book", state.book);
+  const info = await api("info", p);
+  $("book-info").textContent = `${info.book} · ${info.games.toLocaleString()} games · ${info.positions.toLocaleString()} positions` +
+    (info.evaluation ? ` · values: ${evaluationText(info.evaluation)}` : "");
+  return info;
+}
+
+// The book selector, shown when the server has several books: switching keeps the line and
+// goes in the address (shareable); a book that did not open is listed, disabled.
+function pickBooks(books) {
+  const sel = $("book");
+  if (books.length < 2) return;
+  for (const b of books) {
+    const o = document.createElement("option");
+    o.value = b.name;
+    o.textContent = b.available ? b.name : `${b.name} (${b.error})`;
+    o.disabled = !b.available;
+    o.selected = state.book ? b.name === state.book : b.default;
+    sel.appendChild(o);
+  }
+  $("book-pick").hidden = false;
+  sel.addEventListener("change", async () => {
+    const first = books.find((b) => b.default);
+    state.book = first && sel.value === first.name ? null : sel.value;
+    state.game = null;
+    load();
+    await showBook().catch((e) => setStatus(e.message, true));
+  });
+}
+
 async function init() {
   buildBoard();
   readHash();
   try {
-    const info = await api("info", new URLSearchParams());
-    $("book-info").textContent = `${info.book} · ${info.games.toLocaleString()} games · ${info.positions.toLocaleString()} positions` +
-      (info.evaluation ? ` · values: ${evaluationText(info.evaluation)}` : "");
+    const info = await showBook();
+    pickBooks(info.books || []);
     const sel = $("depth");
     for (const d of [4, 8, 12, 16, 20]) {
       if (d > info.max_depth) break;
