@@ -12,6 +12,7 @@
 pub mod explore;
 pub mod games;
 pub mod games_list;
+pub mod history;
 pub mod info;
 pub mod openings;
 pub mod probe;

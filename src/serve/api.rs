@@ -11,7 +11,7 @@ use super::reload::Loaded;
 use super::state::AppState;
 use crate::board::format_moves;
 use crate::book::games::{GameSelection, GameTableError, PositionGames};
-use crate::book::{BookError, GameTable};
+use crate::book::{BookError, GameFilter, GameTable};
 use crate::engine::{Engine, EngineOptions};
 use crate::report::query::Target;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
@@ -30,10 +30,10 @@ const REVIEW_DEPTH: u32 = 6;
 /// Games listed when the request gives no limit.
 const GAMES_LIMIT: usize = 20;
 
-type Shared = State<Arc<AppState>>;
+pub(super) type Shared = State<Arc<AppState>>;
 
 /// JSON bytes as a response.
-fn json_bytes(bytes: Arc<[u8]>) -> Response {
+pub(super) fn json_bytes(bytes: Arc<[u8]>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], bytes.to_vec()).into_response()
 }
 
@@ -42,7 +42,7 @@ fn json_bytes(bytes: Arc<[u8]>) -> Response {
 /// number of slow requests can take more threads than that. The slot goes with the work,
 /// so that a client that hangs up does not free it before the work is done. A panic in the
 /// work becomes a 500 for this request.
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     s: &AppState,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -60,7 +60,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// The query parameters, parsed and their lengths checked.
-fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawParams, ApiError> {
+pub(super) fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawParams, ApiError> {
     let Query(p) = q?;
     p.check_lengths()?;
     Ok(p)
@@ -108,7 +108,7 @@ async fn search_slot(s: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
 }
 
 /// Serializes `value` for the cache and the response.
-fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
+pub(super) fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
     serde_json::to_vec(value)
         .map(Arc::from)
         .map_err(|e| ApiError::Internal(e.to_string()))
@@ -123,13 +123,23 @@ fn table_error(b: &Loaded, source: GameTableError) -> ApiError {
     ApiError::book(&b.name, detail)
 }
 
-fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
+pub(super) fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
     b.games.as_ref().ok_or(ApiError::NoGameTable)
+}
+
+/// The book's game table and `filter` ready for it (`None`: no filter).
+pub(super) fn table_selection<'a>(
+    b: &'a Loaded,
+    filter: Option<&GameFilter>,
+) -> Result<(&'a GameTable, Option<GameSelection>), ApiError> {
+    let table = game_table(b)?;
+    let selection = filter.map(|f| params::selection(f, table)).transpose()?;
+    Ok((table, selection))
 }
 
 /// The games of `b` that reach `board` within `max_ply` plies and pass `sel`: through the
 /// book's index of its games when it has one, else by scanning its table.
-fn find_games(
+pub(super) fn find_games(
     b: &Loaded,
     board: &crate::board::Board,
     max_ply: usize,
@@ -289,11 +299,7 @@ pub async fn games(
     game_table(&b)?;
     let bk = b.clone();
     let bytes = blocking(&s, move || {
-        let table = game_table(&bk)?;
-        let selection = match &filter {
-            Some(f) => Some(params::selection(f, table)?),
-            None => None,
-        };
+        let (table, selection) = table_selection(&bk, filter.as_ref())?;
         let found = find_games(&bk, &t.pos.board, usize::MAX, selection.as_ref(), 1)?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {

@@ -14,6 +14,7 @@ mod conn;
 mod error;
 mod explore;
 mod games;
+mod history;
 mod params;
 mod reload;
 mod state;
