@@ -623,6 +623,19 @@ fn the_review_graph_is_drawn_and_a_click_moves_the_board() {
     );
     let overflow = s.script("return document.documentElement.scrollWidth > window.innerWidth;");
     assert_eq!(overflow, json!(false), "no sideways scrolling on a phone");
+    // Redrawn at the phone's width, so that its text stays legible; the cursor kept.
+    s.wait_for(
+        "document.querySelector('#review-graph svg').viewBox.baseVal.width < 400",
+        "true",
+    );
+    s.wait_for(
+        "document.getElementById('review-graph').dataset.cursor",
+        "8",
+    );
+    s.wait_for(
+        "document.querySelector('#review-graph circle.current').dataset.ply",
+        "8",
+    );
     s.script("document.getElementById('review-graph').scrollIntoView();");
     s.screenshot(&dir.join("serve-review-graph-phone.png"));
 }
@@ -677,6 +690,14 @@ fn the_history_chart_is_drawn_under_the_move_table() {
     );
     let overflow = s.script("return document.documentElement.scrollWidth > window.innerWidth;");
     assert_eq!(overflow, json!(false), "no sideways scrolling on a phone");
+    s.wait_for(
+        "document.querySelector('#history svg').viewBox.baseVal.width < 400",
+        "true",
+    );
+    s.wait_for(
+        "document.getElementById('history').dataset.bars",
+        &cells.to_string(),
+    );
     s.script("document.getElementById('history').scrollIntoView();");
     s.screenshot(&dir.join("serve-history-phone.png"));
     // Another position redraws it.

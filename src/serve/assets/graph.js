@@ -106,3 +106,16 @@ function markReviewGraph(cursor) {
   if (dot) dot.classList.add("current");
   $("review-graph").dataset.cursor = cursor;
 }
+
+// Charts are drawn at the width they are shown at: a window that changes width (a phone
+// turned) redraws them.
+let chartsWidth = window.innerWidth;
+window.addEventListener("resize", () => {
+  if (window.innerWidth === chartsWidth) return;
+  chartsWidth = window.innerWidth;
+  if (review.answer && !$("review-graph").hidden) {
+    drawReviewGraph(review.answer);
+    markReviewed();
+  }
+  if (lastHistory) drawHistory(lastHistory);
+});

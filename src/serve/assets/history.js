@@ -35,7 +35,11 @@ function historySeries(h) {
   return top;
 }
 
+// The history drawn last, redrawn when the window changes width.
+let lastHistory = null;
+
 function drawHistory(h) {
+  lastHistory = h;
   const box = $("history");
   box.textContent = "";
   box.dataset.line = h.line;
