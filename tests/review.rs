@@ -531,6 +531,78 @@ fn cli_bad_input_is_refused_with_a_clear_message_and_code() {
 }
 
 #[test]
+fn cli_plot_writes_the_evaluation_graph_beside_the_report() {
+    let file = need("../shared/data/wthor/WTH_1977.wtb");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("game.svg");
+    let svg_arg = svg.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "review",
+        file,
+        "--index",
+        "3",
+        "--depth",
+        "2",
+        "--exact-from",
+        "12",
+        "--format",
+        "json",
+        "--threads",
+        "1",
+        "--plot",
+        svg_arg,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let r: Review = serde_json::from_str(&out).expect("JSON of a Review");
+    assert_eq!(r.series.len(), r.moves.len());
+    for (p, m) in r.series.iter().zip(&r.moves) {
+        assert_eq!(p.ply, m.ply);
+        assert_eq!(p.mark, m.verdict.as_ref().and_then(|v| v.mark));
+    }
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<?xml"), "{picture}");
+    assert!(picture.trim_end().ends_with("</svg>"));
+    let points = picture.split("points=\"").nth(1).unwrap();
+    let points = &points[..points.find('"').unwrap()];
+    assert_eq!(points.split_whitespace().count(), r.moves.len());
+    let marked = r.series.iter().filter(|p| p.mark.is_some()).count();
+    assert!(
+        marked > 0,
+        "a depth-2 review of a real game marks some moves"
+    );
+    assert_eq!(picture.matches("class=\"mark ").count(), marked);
+    let g = &games(file)[2];
+    assert!(
+        picture.contains(g.black.as_deref().unwrap()),
+        "the title names black"
+    );
+
+    // A game that cannot be reviewed leaves the picture as it was.
+    let (code, _, err) = run(&["review", "f5d6a1", "--plot", svg_arg]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(std::fs::read_to_string(&svg).unwrap(), picture);
+}
+
+#[test]
+fn cli_plot_to_a_bad_path_fails_before_the_review() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/folder/game.svg");
+    let folder = dir.path().to_str().unwrap();
+    let cases: [(&str, &str); 3] = [
+        (missing.to_str().unwrap(), "there is no folder"),
+        (folder, "that is a folder"),
+        ("-", "--plot -: standard output carries"),
+    ];
+    for (path, text) in cases {
+        let (code, out, err) = run(&["review", "f5d6c3", "--depth", "40", "--plot", path]);
+        assert_eq!(code, Some(2), "{path}: {err}");
+        assert!(err.contains(text), "{path}: {err}");
+        assert!(out.is_empty(), "{path}: no review printed, got {out}");
+    }
+    assert!(!missing.exists());
+}
+
+#[test]
 fn the_review_names_the_opening_in_the_games_orientation() {
     // f5 d6 c3 d3 c4 is the Tiger; f4 f6 f3 make Comp'Oth, the deepest name along the line.
     let tiger = othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap();

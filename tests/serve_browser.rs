@@ -616,4 +616,157 @@ fn switching_books_changes_the_move_table_and_keeps_the_line() {
     s.wait_for(TABLE_ROWS, &rows_text(big));
     let url = s.script("return location.href;");
     assert!(!url.as_str().unwrap().contains("book="), "{url}");
+
+/// The review's evaluation graph: one vertex a ply of the API's series, a dot on each marked
+/// move, and a click on a point shows the position after that ply on the board.
+#[test]
+fn the_review_graph_is_drawn_and_a_click_moves_the_board() {
+    let Some(driver) = Driver::start() else {
+        return;
+    };
+    let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
+    let s = Session::new(&driver);
+    let game = "f5f6e6f4f3c5g6e3d3g5b6c4c3d6h6g4";
+    s.cmd(
+        "POST",
+        "url",
+        Some(json!({"url": format!("http://{}/#moves={game}", server.addr)})),
+    );
+    s.wait_for_line(game);
+    s.wait_for("document.getElementById('review-depth').value", "6");
+    s.script("document.getElementById('review-depth').value = '4';");
+    s.click("#review-go");
+    s.wait_for("document.getElementById('review').dataset.moves", game);
+    let api = server.json(&format!("/api/v1/review?moves={game}&depth=4"));
+    let series = api["series"].as_array().unwrap();
+    assert_eq!(series.len(), game.len() / 2);
+    s.wait_for(
+        "document.getElementById('review-graph').dataset.points",
+        &series.len().to_string(),
+    );
+    s.wait_for("document.getElementById('review-graph').hidden", "false");
+    let vertices = s.script(
+        "return document.querySelector('#review-graph polyline.score')\
+         .getAttribute('points').trim().split(/\\s+/).length;",
+    );
+    assert_eq!(vertices.as_u64(), Some(series.len() as u64));
+    let marked = series.iter().filter(|p| p["mark"].is_string()).count();
+    let dots = s.script("return document.querySelectorAll('#review-graph circle.mark').length;");
+    assert_eq!(dots.as_u64(), Some(marked as u64));
+    // The graph is really drawn: it has a size on the page.
+    let width = s.script(
+        "return Math.round(document.querySelector('#review-graph svg').getBoundingClientRect().width);",
+    );
+    assert!(width.as_u64().unwrap() > 200, "{width}");
+    // A click on the point of ply 7 shows the position after it.
+    s.click("#review-graph circle[data-ply='7']");
+    s.wait_for_line(&game[..14]);
+    s.wait_for(
+        "document.getElementById('review-graph').dataset.cursor",
+        "7",
+    );
+    s.wait_for(
+        "document.querySelector('#review-graph circle.current').dataset.ply",
+        "7",
+    );
+    s.wait_for("document.querySelectorAll('#line li').length", "16");
+    // The arrow keys move the graph's cursor with the board.
+    s.keys("body", "\u{E014}");
+    s.wait_for(
+        "document.getElementById('review-graph').dataset.cursor",
+        "8",
+    );
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    s.script("document.getElementById('review-graph').scrollIntoView();");
+    s.screenshot(&dir.join("serve-review-graph.png"));
+    s.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({"width": 390, "height": 844})),
+    );
+    let overflow = s.script("return document.documentElement.scrollWidth > window.innerWidth;");
+    assert_eq!(overflow, json!(false), "no sideways scrolling on a phone");
+    // Redrawn at the phone's width, so that its text stays legible; the cursor kept.
+    s.wait_for(
+        "document.querySelector('#review-graph svg').viewBox.baseVal.width < 400",
+        "true",
+    );
+    s.wait_for(
+        "document.getElementById('review-graph').dataset.cursor",
+        "8",
+    );
+    s.wait_for(
+        "document.querySelector('#review-graph circle.current').dataset.ply",
+        "8",
+    );
+    s.script("document.getElementById('review-graph').scrollIntoView();");
+    s.screenshot(&dir.join("serve-review-graph-phone.png"));
+}
+
+/// The history chart under the move table: one bar segment for each year and reply of the
+/// API's history (the five most played replies, then the rest together).
+#[test]
+fn the_history_chart_is_drawn_under_the_move_table() {
+    let Some(driver) = Driver::start() else {
+        return;
+    };
+    let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
+    let s = Session::new(&driver);
+    s.cmd(
+        "POST",
+        "url",
+        Some(json!({"url": format!("http://{}/#moves=f5d6", server.addr)})),
+    );
+    s.wait_for_line("f5d6");
+    s.wait_for("document.getElementById('history').dataset.line", "f5d6");
+    let h = server.json("/api/v1/history?moves=f5d6");
+    let moves = h["moves"].as_array().unwrap();
+    let years = h["years"].as_array().unwrap().len();
+    // Nonzero cells of the top five replies, and of the rest summed.
+    let count = |m: &Value, i: usize| m["by_year"][i].as_u64().unwrap();
+    let mut cells = 0;
+    for i in 0..years {
+        cells += moves.iter().take(5).filter(|m| count(m, i) > 0).count();
+        let rest: u64 = moves.iter().skip(5).map(|m| count(m, i)).sum();
+        cells += usize::from(rest > 0);
+    }
+    assert!(cells > years, "several replies a year");
+    s.wait_for(
+        "document.getElementById('history').dataset.bars",
+        &cells.to_string(),
+    );
+    s.wait_for("document.getElementById('history').hidden", "false");
+    let width = s.script(
+        "return Math.round(document.querySelector('#history svg').getBoundingClientRect().width);",
+    );
+    assert!(width.as_u64().unwrap() > 200, "{width}");
+    let legend = s.script("return document.querySelector('#history .legend').textContent;");
+    let first = moves[0]["move"].as_str().unwrap();
+    assert!(legend.as_str().unwrap().starts_with(first), "{legend}");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    s.script("document.getElementById('history').scrollIntoView();");
+    s.screenshot(&dir.join("serve-history.png"));
+    s.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({"width": 390, "height": 844})),
+    );
+    let overflow = s.script("return document.documentElement.scrollWidth > window.innerWidth;");
+    assert_eq!(overflow, json!(false), "no sideways scrolling on a phone");
+    s.wait_for(
+        "document.querySelector('#history svg').viewBox.baseVal.width < 400",
+        "true",
+    );
+    s.wait_for(
+        "document.getElementById('history').dataset.bars",
+        &cells.to_string(),
+    );
+    s.script("document.getElementById('history').scrollIntoView();");
+    s.screenshot(&dir.join("serve-history-phone.png"));
+    // Another position redraws it.
+    s.click(&format!("#moves tbody tr[data-move='{first}']"));
+    s.wait_for(
+        "document.getElementById('history').dataset.line",
+        &format!("f5d6{first}"),
+    );
 }

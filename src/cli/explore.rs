@@ -5,6 +5,7 @@
 use super::common::{
     bad, depth_arg, line_from_args, open_book, opening_along, threads_arg, write_json, OutputFormat,
 };
+use super::explore_history;
 use super::explore_view;
 use super::games_listing;
 use super::query_filter::{book_label, describe, find_games, FilterArgs, FILTER_NEEDS};
@@ -15,6 +16,7 @@ use othbook::book::GamesQuery;
 use othbook::book::{Book, GameFilter};
 use othbook::engine::EngineOptions;
 use othbook::report::explore::{ExploreGames, ExploreQuery};
+use othbook::report::history::{HistoryError, YearHistory};
 use othbook::report::{ExploreReport, MoveScores};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -34,11 +36,14 @@ ones nobody tried stand side by side.\n\n\
 A book with values (evaluated books) adds a value column: each move's value negamaxed through \
 the book, black minus white, with * on the best move for the side to move; the best move out \
 of the book (the searched leaf) gets a row of its own when the book does not list it.\n\n\
+--by-year counts how often each reply was played each year, from the book's games (a \
+table of years by replies after the moves; in TSV a second table after a blank line; \
+`history` in JSON).\n\n\
 --games K lists the K most recent games that reached the position (in TSV a second table \
 after a blank line, with the columns of `othbook games find --format tsv`). --player, --color, \
 --years, --event and --complete-only count everything from the book's games that match, as a \
 book built with those filters would (values stay the whole book's).\n\n\
-Examples:\n  othbook explore f5\n  othbook explore f5 d6 --player murakami --years 2000-2010 --games 5\n  othbook explore f5 d6 c3 --format json\n  \
+Examples:\n  othbook explore f5\n  othbook explore f5 d6 --player murakami --years 2000-2010 --games 5\n  othbook explore f5 d6 c3 --format json\n  othbook explore f5 d6 --by-year\n  \
 othbook explore f5 d6 c3 --depth 14\n  \
 othbook explore --position \"---------------------------OX------XO--------------------------- X\""
 )]
@@ -62,6 +67,10 @@ pub struct Args {
     /// first (table and JSON).
     #[arg(long, value_name = "K")]
     games: Option<usize>,
+    /// Also count each reply's games year by year, from the book's games (the filters
+    /// apply): a table of years by replies, a second TSV table, or `history` in JSON.
+    #[arg(long)]
+    by_year: bool,
     #[command(flatten)]
     filter: FilterArgs,
     /// Output style.
@@ -117,7 +126,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     };
     let filter = args.filter.filter()?;
     let found = position_games(&book, &args, filter.as_ref(), &pos)?;
-    let report = ExploreReport::build(
+    let history = if args.by_year {
+        Some(year_history(&book, &args, filter.as_ref(), &pos)?)
+    } else {
+        None
+    };
+    let mut report = ExploreReport::build(
         &book,
         ExploreQuery {
             pos: &pos,
@@ -133,17 +147,45 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             }),
         },
     )?;
+    report.history = history;
     match args.format {
         OutputFormat::Table => {
             explore_view::table(&report, out)?;
+            if let Some(h) = &report.history {
+                explore_history::table(h, out)?;
+            }
             if let Some(f) = &filter {
                 writeln!(out, "games: only those matching {}", describe(f))?;
             }
             Ok(())
         }
-        OutputFormat::Tsv => explore_view::tsv(&report, out),
+        OutputFormat::Tsv => {
+            explore_view::tsv(&report, out)?;
+            if let Some(h) = &report.history {
+                writeln!(out)?;
+                explore_history::tsv(h, out)?;
+            }
+            Ok(())
+        }
         OutputFormat::Json => write_json(out, &report),
     }
+}
+
+/// `--by-year`: the replies to `pos` year by year from the book's games that `filter`
+/// keeps; a book without games, or a name no game has, is bad input.
+fn year_history(
+    book: &Book,
+    args: &Args,
+    filter: Option<&GameFilter>,
+    pos: &Position,
+) -> Result<YearHistory> {
+    YearHistory::of_book(book, &pos.board, filter).map_err(|e| match e {
+        HistoryError::NoGames | HistoryError::Filter(_) => bad(format!(
+            "--by-year: {}: {e}",
+            book_label(args.book.as_deref())
+        )),
+        other => other.into(),
+    })
 }
 
 /// The games of the book's table that reach `pos` (those `filter` keeps), with those

@@ -17,6 +17,7 @@ mod calibrate;
 mod calibrate_trust;
 mod common;
 mod explore;
+mod explore_history;
 mod explore_view;
 mod games;
 mod games_find;

@@ -53,6 +53,9 @@ pub struct ExploreReport {
     /// The games listed for `--games K` (most recent first; `null` when not asked).
     #[serde(default)]
     pub listed_games: Option<Vec<GameRow>>,
+    /// Each reply's games year by year (`--by-year`; absent when not asked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<crate::report::history::YearHistory>,
     /// The deepest named opening along the line asked about (last, after the rows: readers
     /// that cut the text at the first `"moves"` key keep working).
     pub opening: Option<OpeningRef>,
@@ -470,6 +473,7 @@ impl ExploreReport {
             filtered: filtered.is_some(),
             moves,
             listed_games: q.games.and_then(|g| g.listed),
+            history: None,
         })
     }
 }
@@ -583,6 +587,7 @@ mod tests {
             filtered: false,
             moves: rows,
             listed_games: None,
+            history: None,
             opening: None,
         }
     }

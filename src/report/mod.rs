@@ -13,6 +13,7 @@ pub mod explore;
 mod fields;
 pub mod games;
 pub mod games_list;
+pub mod history;
 pub mod info;
 pub mod loss;
 pub mod openings;

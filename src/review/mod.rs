@@ -23,12 +23,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod plot;
 mod report;
+mod series;
 
 pub use report::{
     BookMove, Discs, ExactPhase, GameInfo, Mark, MoveReview, PlayerSummary, Review, ReviewSettings,
-    ScoreSource, StoppedAt, Verdict,
+    ScorePoint, ScoreSource, StoppedAt, Verdict,
 };
+pub use series::series;
 
 use crate::board::{format_moves, Bitboard, Board, Color, Move, Position, ReplayError};
 use crate::book::{Book, BookError, ValueKind};
@@ -406,6 +409,7 @@ pub fn review_until_stopped<E: SearchEval>(
         final_black: pos.board.is_game_over().then(|| pos.final_score_black()),
         game: info,
         settings: opts.settings(),
+        series: series(&rows),
         moves: rows,
         left_book_at,
         book_used: book.is_some(),

@@ -148,6 +148,21 @@ pub struct MoveReview {
     pub book: Option<BookMove>,
 }
 
+/// The score after one ply of the reviewed game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScorePoint {
+    /// The ply (1-based, passes counted): the point is the position after it.
+    pub ply: usize,
+    /// Black's score (black − white, discs) after the ply: the engine's score of the move
+    /// played, turned to black's view. After a pass, the score of the position it leaves
+    /// (the next ply's best), else the score before it.
+    pub black: Discs,
+    /// Whether the score is an exact solve.
+    pub exact: bool,
+    /// The loss's mark of the ply's move, if any.
+    pub mark: Option<Mark>,
+}
+
 /// One player's errors.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PlayerSummary {
@@ -232,6 +247,9 @@ pub struct Review {
     pub settings: ReviewSettings,
     /// Every ply, passes included.
     pub moves: Vec<MoveReview>,
+    /// Black's score after every ply reviewed (the evaluation graph), losses marked.
+    #[serde(default)]
+    pub series: Vec<ScorePoint>,
     /// The ply of the first move whose resulting position is not in the book (`None`: no
     /// book, or the game stayed in it).
     pub left_book_at: Option<usize>,

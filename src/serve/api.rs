@@ -30,10 +30,10 @@ const REVIEW_DEPTH: u32 = 6;
 /// Games listed when the request gives no limit.
 const GAMES_LIMIT: usize = 20;
 
-type Shared = State<Arc<AppState>>;
+pub(super) type Shared = State<Arc<AppState>>;
 
 /// JSON bytes as a response.
-fn json_bytes(bytes: Arc<[u8]>) -> Response {
+pub(super) fn json_bytes(bytes: Arc<[u8]>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], bytes.to_vec()).into_response()
 }
 
@@ -42,7 +42,7 @@ fn json_bytes(bytes: Arc<[u8]>) -> Response {
 /// number of slow requests can take more threads than that. The slot goes with the work,
 /// so that a client that hangs up does not free it before the work is done. A panic in the
 /// work becomes a 500 for this request.
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     s: &AppState,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -60,7 +60,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// The query parameters, parsed and their lengths checked.
-fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawParams, ApiError> {
+pub(super) fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawParams, ApiError> {
     let Query(p) = q?;
     p.check_lengths()?;
     Ok(p)
@@ -108,19 +108,19 @@ async fn search_slot(s: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
 }
 
 /// Serializes `value` for the cache and the response.
-fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
+pub(super) fn to_json(value: &impl Serialize) -> Result<Arc<[u8]>, ApiError> {
     serde_json::to_vec(value)
         .map(Arc::from)
         .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
+pub(super) fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
     b.games.as_ref().ok_or(ApiError::NoGameTable)
 }
 
 /// The games of `b` that reach `board` within `max_ply` plies and pass `filter`
 /// ([`crate::book::Book::find_games`], with the table the server holds), every match listed.
-fn find_games(
+pub(super) fn find_games(
     b: &Loaded,
     board: &crate::board::Board,
     max_ply: usize,

@@ -1,7 +1,7 @@
 //! The application: its routes, and serving it on a listener (watching the book files).
 
 use super::state::{AppState, MAX_BODY_BYTES};
-use super::{api, assets, conn, watch};
+use super::{api, assets, conn, history, watch};
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::Router;
@@ -34,6 +34,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/info", get(api::info))
         .route("/explore", get(api::explore))
         .route("/games", get(api::games))
+        .route("/history", get(history::history))
         .route("/review", get(api::review_get).post(api::review_post))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed);
@@ -41,6 +42,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
+        .route("/graph.js", get(assets::graph))
+        .route("/history.js", get(assets::history))
         .nest("/api/v1", api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)

@@ -7,6 +7,8 @@ use axum::response::{IntoResponse, Response};
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
+const GRAPH: &str = include_str!("assets/graph.js");
+const HISTORY: &str = include_str!("assets/history.js");
 
 fn text(kind: &'static str, body: &'static str) -> Response {
     (
@@ -25,6 +27,16 @@ pub async fn index() -> Response {
 
 pub async fn script() -> Response {
     text("text/javascript; charset=utf-8", SCRIPT)
+}
+
+/// The review's evaluation graph.
+pub async fn graph() -> Response {
+    text("text/javascript; charset=utf-8", GRAPH)
+}
+
+/// The history chart under the move table.
+pub async fn history() -> Response {
+    text("text/javascript; charset=utf-8", HISTORY)
 }
 
 pub async fn style() -> Response {

@@ -16,6 +16,7 @@ mod conn;
 mod error;
 mod explore;
 mod games;
+mod history;
 mod params;
 mod reload;
 mod state;

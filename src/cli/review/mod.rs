@@ -3,6 +3,7 @@
 
 use super::common::{bad, check_hash, threads_arg, OutputFormat};
 use super::interrupt::{self, Interrupted};
+use super::output_path::{claim, Claimed, REPORT};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Position};
 use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind};
@@ -38,7 +39,8 @@ each row shows how many of the book's games played the move and, in an evaluated
 value.\n\n\
 Examples:\n  othbook review ../shared/data/wthor/WTH_2000.wtb --index 3\n  \
 othbook review f5d6c3d3c4f4f6f3e6e7 --depth 10 --format json\n  \
-othbook review game.pgn --time 2 --exact-from 20 --threads 2"
+othbook review game.pgn --time 2 --exact-from 20 --threads 2\n  \
+othbook review ../shared/data/wthor/WTH_2000.wtb --index 3 --plot game.svg"
 )]
 pub struct Args {
     /// A game file (.gam, .wtb, .ggf, .pgn, .csv, move lists; `-` is standard input) or the
@@ -73,6 +75,10 @@ pub struct Args {
     /// Output: table, tsv (one row per ply) or json.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     format: OutputFormat,
+    /// Also draw the evaluation graph (black's score after every move, losses marked) to
+    /// this SVG file, readable in any browser.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Search threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -92,6 +98,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
     check_hash(args.hash)?;
     let input = game_input(&args)?;
+    // Claimed before the search, so that a bad --plot fails at once.
+    let plot = args.plot.as_deref().map(plot_file).transpose()?;
     // Book and table before the first search, so that a bad --book fails at once.
     let book = super::common::search_book(args.no_book, args.book.as_deref())?;
     let engine = Engine::try_with_evaluator(
@@ -118,6 +126,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     );
     bar.finish_and_clear();
     let report = result.map_err(review_error)?;
+    if let Some(file) = &plot {
+        let path = file.path();
+        let picture = othbook::review::plot::svg(&report);
+        othbook::atomic_file::replace(path, |f| f.write_all(picture.as_bytes()))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     match args.format {
         OutputFormat::Table => render::table(&report, out)?,
         OutputFormat::Tsv => render::tsv(&report, out)?,
@@ -131,6 +145,32 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .into()),
         None => Ok(()),
     }
+}
+
+/// The `--plot` file, checked and held for the run: a folder or a missing folder is bad
+/// input.
+fn plot_file(path: &Path) -> Result<Claimed> {
+    if path.as_os_str() == "-" {
+        return Err(bad(format!("--plot -: {REPORT}")));
+    }
+    if path.is_dir() {
+        return Err(bad(format!(
+            "--plot {}: that is a folder: give a file name, e.g. game.svg",
+            path.display()
+        )));
+    }
+    let folder = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(bad(format!(
+            "--plot {}: there is no folder {}",
+            path.display(),
+            folder.display()
+        )));
+    }
+    claim(path)
 }
 
 fn json(report: &Review, out: &mut impl Write) -> Result<()> {

@@ -216,6 +216,7 @@ async function load() {
   drawStatus(a);
   drawMoves(a);
   loadGames(id);
+  loadHistory(id);
 }
 
 function drawStatus(a) {
@@ -454,6 +455,7 @@ function drawReview(a) {
     tbody.appendChild(tr);
   }
   table.hidden = false;
+  drawReviewGraph(a);
   // Which game the table shows (scripts and tests wait on it).
   table.dataset.moves = a.game.moves;
   const s = a.settings;
@@ -461,7 +463,7 @@ function drawReview(a) {
   if (a.opening) text += ` · ${a.opening.name}`;
   if (a.book_used) text += a.left_book_at ? ` · left the book at move ${a.left_book_at}` : " · in the book throughout";
   if (a.final_black != null) text += ` · final score ${fmt(a.final_black, 0)} for black`;
-  text += ". Losses are in discs against the engine's best move; click a move to see the position it was played from.";
+  text += ". Losses are in discs against the engine's best move; click a move to see the position it was played from, or a point of the graph to see the position after it.";
   setReviewStatus(text, false);
   markReviewed();
 }
@@ -483,6 +485,7 @@ function markReviewed() {
   for (const tr of $("review").querySelectorAll("tbody tr")) {
     tr.classList.toggle("current", same && Number(tr.dataset.ply) === state.cursor + 1);
   }
+  markReviewGraph(same ? state.cursor : null);
 }
 
 // ---- pasting, the URL, the keyboard ----
