@@ -31,7 +31,7 @@ enum Sub {
     Convert(ConvertArgs),
     /// Player names with their number of games, most games first (of game files or a book).
     /// Example: othbook games players ../shared/data/wthor/*.wtb --limit 20
-    Players(NamesArgs),
+    Players(super::games_players::PlayersArgs),
     /// Event (tournament) names with their number of games, most games first.
     /// Example: othbook games events --book books/wthor.book
     Events(NamesArgs),
@@ -42,7 +42,7 @@ enum Sub {
 
 /// Input options shared by the subcommands.
 #[derive(clap::Args, Debug)]
-struct Input {
+pub(super) struct Input {
     /// Game files: .gam, .wtb, .ggf, .pgn, .csv, move lists (.txt); any text format may be .gz.
     /// (`games players` and `games events` also read a book: `--book B` or a .book file.)
     files: Vec<PathBuf>,
@@ -102,28 +102,28 @@ struct ConvertArgs {
 othbook games players --book books/wthor.book --search murakami\n  \
 othbook games events my.book"
 )]
-struct NamesArgs {
+pub(super) struct NamesArgs {
     #[command(flatten)]
-    input: Input,
+    pub(super) input: Input,
     /// Count the games of this book (its game table) instead of game files.
     #[arg(long, conflicts_with = "files")]
-    book: Option<PathBuf>,
+    pub(super) book: Option<PathBuf>,
     /// Only names containing this text (case and accents ignored).
     #[arg(long)]
-    search: Option<String>,
+    pub(super) search: Option<String>,
     /// Show at most this many names (0: all).
     #[arg(long, default_value_t = 0)]
-    limit: usize,
+    pub(super) limit: usize,
     /// Output: table, tsv or json.
     #[arg(long, default_value = "table", value_parser = ["table", "tsv", "json"])]
-    format: String,
+    pub(super) format: String,
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     match args.command {
         Sub::Stats(a) => stats(a, out),
         Sub::Convert(a) => convert(a, out),
-        Sub::Players(a) => names(a, true, out),
+        Sub::Players(a) => super::games_players::run(a, out),
         Sub::Events(a) => names(a, false, out),
         Sub::Find(a) => super::games_find::run(a, out),
     }
@@ -131,7 +131,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 
 /// Reads the inputs as a stream, handing games to `sink` a block at a time; prints the
 /// summary on stderr unless `--quiet`.
-fn read_each(input: &Input, sink: &mut Sink<'_, anyhow::Error>) -> Result<IngestSummary> {
+pub(super) fn read_each(
+    input: &Input,
+    sink: &mut Sink<'_, anyhow::Error>,
+) -> Result<IngestSummary> {
     super::common::distinct_files(&input.files, &[])?;
     read_each_checked(input, sink)
 }
@@ -410,9 +413,10 @@ fn tsv(report: &GameStatsReport) -> String {
     s
 }
 
-/// `games players` and `games events`: names with their game counts.
-fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
-    let book = match (&a.book, a.input.files.as_slice()) {
+/// The book `games players` / `games events` read (`--book B`, or one .book file given as
+/// input), `None` for game files.
+pub(super) fn names_book(a: &NamesArgs) -> Result<Option<PathBuf>> {
+    Ok(match (&a.book, a.input.files.as_slice()) {
         (Some(b), _) => Some(b.clone()),
         (None, [one])
             if one
@@ -431,7 +435,12 @@ fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
             ))
         }
         _ => None,
-    };
+    })
+}
+
+/// `games players` and `games events`: names with their game counts.
+fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
+    let book = names_book(&a)?;
     let mut counts = NameCounts::default();
     let summary = match &book {
         Some(path) => {
@@ -492,14 +501,23 @@ fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
     }
     if list.is_empty() {
         if let Some(q) = &a.search {
-            let near = othbook::transcript::people::closest(map, q, 5);
-            let hint = if near.is_empty() {
-                String::new()
-            } else {
-                format!("; the closest are {}", near.join(", "))
-            };
-            return Err(anyhow::anyhow!("no {what} name contains {q:?}{hint}"));
+            return Err(no_name_contains(what, map, q));
         }
     }
     unreadable_inputs(&summary, "the list above counts only what could be read")
+}
+
+/// The error for a `--search` text no name contains, naming the closest names.
+pub(super) fn no_name_contains(
+    what: &str,
+    map: &std::collections::BTreeMap<String, u64>,
+    q: &str,
+) -> anyhow::Error {
+    let near = othbook::transcript::people::closest(map, q, 5);
+    let hint = if near.is_empty() {
+        String::new()
+    } else {
+        format!("; the closest are {}", near.join(", "))
+    };
+    anyhow::anyhow!("no {what} name contains {q:?}{hint}")
 }

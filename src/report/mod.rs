@@ -16,6 +16,7 @@ pub mod info;
 pub mod openings;
 pub mod probe;
 pub mod query;
+pub mod ratings;
 pub mod top;
 
 pub use explore::{EvalHeader, ExploreReport, MoveRow, MoveScores, PositionValues};

@@ -11,6 +11,7 @@ mod codec;
 mod filter;
 pub mod index;
 mod query;
+pub mod ratings;
 mod source;
 
 pub use attach::GamesDifference;
@@ -20,6 +21,7 @@ pub use filter::{FilterError, GameSelection, NameKind};
 pub use index::{GameIndexSize, IndexPlan, Posting};
 pub(crate) use query::{gather, Hit};
 pub use query::{GameMatch, PositionGames};
+pub use ratings::{PlayerRating, RatingParams, Ratings};
 pub use source::{GameExcerpt, GameSource};
 
 use crate::board::Move;
@@ -282,6 +284,24 @@ impl GameTable {
     #[must_use]
     pub fn name_counts(&self) -> crate::transcript::people::NameCounts {
         count_names(&self.names, self.games.iter().copied())
+    }
+
+    /// [`GameTable::name_counts`] of the games `keep` accepts.
+    #[must_use]
+    pub fn name_counts_where(
+        &self,
+        keep: impl Fn(&StoredGame) -> bool,
+    ) -> crate::transcript::people::NameCounts {
+        count_names(&self.names, self.games.iter().filter(|g| keep(g)).copied())
+    }
+
+    /// The index of `name` in the table's names.
+    #[must_use]
+    pub fn name_index(&self, name: &str) -> Option<u32> {
+        self.names
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .ok()
+            .map(|i| i as u32)
     }
 
     /// Games per source file name.
