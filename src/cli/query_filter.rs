@@ -6,9 +6,12 @@ use super::build::Side;
 use super::common::bad;
 use anyhow::Result;
 use othbook::board::Board;
+use othbook::book::games::ratings::{order_by_rating, RatingParams, Ratings};
 use othbook::book::games::{GameExcerpt, GameSelection, PositionGames};
 use othbook::book::{Book, BookError, GameFilter, GameTable, PlayerColor};
-use othbook::report::query::{game_filter, FilterText, QueryError};
+use othbook::report::query::{
+    game_filter, parse_min_rating, parse_order, FilterText, GameOrder, QueryError,
+};
 
 /// The filter options of a query.
 #[derive(clap::Args, Debug, Default)]
@@ -106,14 +109,71 @@ pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection
     GameSelection::new(filter, table).map_err(|e| bad(e.to_string()))
 }
 
+/// The rating options of a query that lists games (`explore`, `games find`).
+#[derive(clap::Args, Debug, Default)]
+pub struct RatingArgs {
+    /// Only games whose two players are both rated at least this (ratings fitted from the
+    /// book's games: `games players --sort rating`); the statistics count those games only.
+    #[arg(long, value_name = "R")]
+    pub min_rating: Option<String>,
+    /// Order of the games listed: recent (most recent first) or rating (highest average
+    /// rating of the two players first: the top games).
+    #[arg(long, default_value = "recent")]
+    pub order: String,
+}
+
+/// The ratings part of a query, parsed: a floor and an order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RatingChoice {
+    pub min: Option<f64>,
+    pub order: GameOrder,
+}
+
+impl RatingArgs {
+    /// The floor and order, checked (bad input names the option).
+    pub fn choice(&self) -> Result<RatingChoice> {
+        let named = |e: QueryError| bad(format!("--{}: {}", e.param().replace('_', "-"), e));
+        Ok(RatingChoice {
+            min: self
+                .min_rating
+                .as_deref()
+                .map(parse_min_rating)
+                .transpose()
+                .map_err(named)?,
+            order: parse_order(&self.order).map_err(named)?,
+        })
+    }
+}
+
+impl RatingChoice {
+    /// Whether the query needs the players' ratings.
+    pub fn needs_ratings(&self) -> bool {
+        self.min.is_some() || self.order == GameOrder::Rating
+    }
+}
+
+/// The game table of `book` (named `path` in errors) and the ratings fitted from all its
+/// games.
+pub fn book_ratings(book: &Book, path: &str, needed_for: &str) -> Result<(GameTable, Ratings)> {
+    let table = book_games(book, path, needed_for)?;
+    let ratings = Ratings::of_table(&table, |_| true, RatingParams::default());
+    Ok((table, ratings))
+}
+
 /// What [`find_games`] looks for: a position, within `max_ply` plies, the games `filter`
-/// keeps, moves of fewer than `min_games` games left out, and the first `keep` games read.
+/// keeps (and, with `rating`, those whose players are rated at least its floor), moves of
+/// fewer than `min_games` games left out, and the first `keep` games read in the order
+/// `rating` asks for (most recent first without).
 pub struct GamesQuery<'a> {
     pub board: &'a Board,
     pub max_ply: usize,
     pub filter: Option<&'a GameFilter>,
     pub min_games: u64,
     pub keep: usize,
+    pub rating: Option<(&'a Ratings, RatingChoice)>,
+    /// Read every game that reaches the position, with the move it played (not only the
+    /// first `keep` and the book's counts).
+    pub every_game: bool,
 }
 
 /// The games of `book` (named `path` in errors) that `q` asks for, with the first `q.keep`
@@ -125,34 +185,68 @@ pub fn find_games(
     needed_for: &str,
     q: &GamesQuery<'_>,
 ) -> Result<(PositionGames, GameExcerpt)> {
+    let floor = q.rating.and_then(|(r, c)| c.min.map(|m| (r, m)));
+    let by_rating = q
+        .rating
+        .filter(|(_, c)| c.order == GameOrder::Rating)
+        .map(|(r, _)| r);
+    let unfiltered = q.filter.is_none() && floor.is_none();
+    let everything = GameFilter::default();
     if let Some(games) = book.indexed_games()? {
         // Without a filter, the book's own counts give the total: only the games listed
         // are read, however many reach the position.
-        let first = match q.filter {
-            None => games.first(q.board, q.max_ply, q.keep)?,
-            Some(_) => None,
+        let first = match (unfiltered && !q.every_game, by_rating) {
+            (true, None) => games.first(q.board, q.max_ply, q.keep)?,
+            _ => None,
         };
         if let Some(found) = first {
             let excerpt = games.excerpt(found.matches.iter().map(|m| m.game))?;
             return Ok((found, excerpt));
         }
-        let chosen = match q.filter {
-            Some(f) => Some(games.selection(f)?.map_err(|e| bad(e.to_string()))?),
-            None => None,
+        let chosen = if unfiltered {
+            None
+        } else {
+            let s = games
+                .selection(q.filter.unwrap_or(&everything))?
+                .map_err(|e| bad(e.to_string()))?;
+            Some(match floor {
+                Some((r, min)) => s.with_min_rating(r, min),
+                None => s,
+            })
         };
-        let found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+        let mut found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+        if let Some(r) = by_rating {
+            order_by_rating(&mut found.matches, r, |i| games.game(i))?;
+        }
         let listed = found.matches.iter().take(q.keep).map(|m| m.game);
         let excerpt = games.excerpt(listed)?;
         return Ok((found, excerpt));
     }
     let table = book_games(book, path, needed_for)?;
-    let chosen = q.filter.map(|f| selection(f, &table)).transpose()?;
-    let found = table
+    let chosen = if unfiltered {
+        None
+    } else {
+        let s = selection(q.filter.unwrap_or(&everything), &table)?;
+        Some(match floor {
+            Some((r, min)) => s.with_min_rating(r, min),
+            None => s,
+        })
+    };
+    let mut found = table
         .find(q.board, q.max_ply, chosen.as_ref(), q.min_games)
         .map_err(|source| BookError::GameTable {
             path: path.to_string(),
             source,
         })?;
+    if let Some(r) = by_rating {
+        order_by_rating(&mut found.matches, r, |i| {
+            table
+                .games()
+                .get(i)
+                .copied()
+                .ok_or_else(|| bad("a game index past the table"))
+        })?;
+    }
     let excerpt = GameExcerpt::of(&table, found.matches.iter().take(q.keep).map(|m| m.game));
     Ok((found, excerpt))
 }

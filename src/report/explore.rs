@@ -53,6 +53,9 @@ pub struct ExploreReport {
     /// The games listed for `--games K` (most recent first; `null` when not asked).
     #[serde(default)]
     pub listed_games: Option<Vec<GameRow>>,
+    /// Each move's average rating and performance (`--ratings`; absent without).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<super::ratings::ExploreRatings>,
     /// The deepest named opening along the line asked about (last, after the rows: readers
     /// that cut the text at the first `"moves"` key keep working).
     pub opening: Option<OpeningRef>,
@@ -468,6 +471,7 @@ impl ExploreReport {
             book_min_games: min_games,
             book_games: info.games,
             filtered: filtered.is_some(),
+            ratings: None,
             moves,
             listed_games: q.games.and_then(|g| g.listed),
         })
@@ -581,6 +585,7 @@ mod tests {
             book_min_games: 4,
             book_games: 3,
             filtered: false,
+            ratings: None,
             moves: rows,
             listed_games: None,
             opening: None,

@@ -5,7 +5,7 @@
 use super::round2;
 use crate::board::Move;
 use crate::book::games::ratings::{performance, RatingParams, Ratings};
-use crate::book::games::{GameMatch, StoredGame};
+use crate::book::games::{GameMatch, PositionGames, StoredGame};
 use serde::{Deserialize, Serialize};
 
 /// How a list of players is sorted.
@@ -207,4 +207,48 @@ pub fn rating_text(r: Option<f64>) -> String {
 #[must_use]
 pub fn score_percent(score: f64, games: u64) -> Option<f64> {
     (games > 0).then(|| round2(100.0 * score / games as f64))
+}
+
+/// One move's ratings in [`ExploreRatings`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRatingRow {
+    /// The move, as the report's row gives it.
+    #[serde(rename = "move", with = "super::move_text")]
+    pub mv: Move,
+    /// Its average rating and performance.
+    #[serde(flatten)]
+    pub rating: MoveRating,
+}
+
+/// The ratings behind the moves of an explore report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExploreRatings {
+    /// How the ratings were fitted.
+    pub fit: FitInfo,
+    /// One entry per row of the report's moves, in the same order.
+    pub moves: Vec<MoveRatingRow>,
+}
+
+impl ExploreRatings {
+    /// The ratings of the moves `rows` of a report, from the games `found` that reached the
+    /// position (all of them, each with the move it played), counted within `max_ply`.
+    pub fn of<E>(
+        rows: &[super::MoveRow],
+        found: &PositionGames,
+        max_ply: usize,
+        ratings: &Ratings,
+        game: impl FnMut(usize) -> Result<StoredGame, E>,
+    ) -> Result<ExploreRatings, E> {
+        let moves: Vec<(Move, Vec<Move>)> =
+            rows.iter().map(|r| (r.mv, r.equivalent.clone())).collect();
+        let per_move = move_ratings(&moves, &found.matches, max_ply, ratings, game)?;
+        Ok(ExploreRatings {
+            fit: FitInfo::of(ratings, None),
+            moves: moves
+                .iter()
+                .zip(per_move)
+                .map(|((mv, _), rating)| MoveRatingRow { mv: *mv, rating })
+                .collect(),
+        })
+    }
 }

@@ -2,6 +2,7 @@
 //! table. Each distinct name is matched once, so testing a game costs a few array reads.
 
 use super::index::{USED_AS_EVENT, USED_AS_PLAYER};
+use super::ratings::Ratings;
 use super::{GameTable, StoredGame};
 use crate::book::build::{name_matches, NameField};
 use crate::book::GameFilter;
@@ -57,6 +58,8 @@ pub struct GameSelection {
     player: Vec<bool>,
     /// Per name of the table: contains the event text.
     event: Vec<bool>,
+    /// With a rating floor: per name of the table, rated at least that.
+    rated: Option<Vec<bool>>,
 }
 
 impl GameSelection {
@@ -87,6 +90,7 @@ impl GameSelection {
             filter: filter.clone(),
             player: per_name(&filter.player),
             event: per_name(&filter.event),
+            rated: None,
         };
         let checks = [
             (
@@ -124,10 +128,24 @@ impl GameSelection {
         Ok(selection)
     }
 
+    /// The same selection keeping only games whose two players are both rated at least
+    /// `min` by `ratings` (indexed like the table's names).
+    #[must_use]
+    pub fn with_min_rating(mut self, ratings: &Ratings, min: f64) -> GameSelection {
+        self.rated = Some(
+            ratings
+                .players
+                .iter()
+                .map(|r| r.is_some_and(|r| r.rating >= min))
+                .collect(),
+        );
+        self
+    }
+
     /// Whether the filter selects nothing out (every game passes).
     #[must_use]
     pub fn is_everything(&self) -> bool {
-        self.filter == GameFilter::default()
+        self.filter == GameFilter::default() && self.rated.is_none()
     }
 
     /// The filter.
@@ -141,6 +159,11 @@ impl GameSelection {
     #[must_use]
     pub fn accepts(&self, g: &StoredGame) -> bool {
         let hit = |list: &[bool], n: u32| list.get(n as usize).copied().unwrap_or(false);
+        if let Some(rated) = &self.rated {
+            if !(hit(rated, g.black) && hit(rated, g.white)) {
+                return false;
+            }
+        }
         self.filter
             .accepts_parts(g.complete, g.year, |field| match field {
                 NameField::Black => hit(&self.player, g.black),

@@ -9,7 +9,7 @@
 //! in a sorted order (sums of halves are exact), and players are updated in the order of
 //! their indices, so the input's order cannot change a single bit of the result.
 
-use super::{GameTable, StoredGame, NO_NAME};
+use super::{GameMatch, GameTable, StoredGame, NO_NAME};
 use serde::{Deserialize, Serialize};
 
 /// The fit's parameters (docs/ratings.md explains each).
@@ -83,6 +83,12 @@ impl Ratings {
             .copied()
             .flatten()
             .map(|p| p.rating)
+    }
+
+    /// The average rating of game `g`'s two players (`None` if either is unrated).
+    #[must_use]
+    pub fn of_game(&self, g: &StoredGame) -> Option<f64> {
+        Some((self.of(g.black)? + self.of(g.white)?) / 2.0)
     }
 
     /// Fits the ratings of `players` players from `games` (any order: the answer is the
@@ -166,6 +172,26 @@ impl Ratings {
             .collect();
         Ratings::fit(table.names.len(), &games, params)
     }
+}
+
+/// `matches` ordered by their games' average rating (of the two players), highest first;
+/// games with an unrated player last; equal ratings keep their order (most recent first).
+/// `game` reads a game's record by its index.
+pub fn order_by_rating<E>(
+    matches: &mut [GameMatch],
+    ratings: &Ratings,
+    mut game: impl FnMut(usize) -> Result<StoredGame, E>,
+) -> Result<(), E> {
+    let mut keyed = Vec::with_capacity(matches.len());
+    for m in matches.iter() {
+        let r = ratings.of_game(&game(m.game)?).unwrap_or(f64::NEG_INFINITY);
+        keyed.push((r, *m));
+    }
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (slot, (_, m)) in matches.iter_mut().zip(keyed) {
+        *slot = m;
+    }
+    Ok(())
 }
 
 /// A stored game as the fit counts it: both players known and distinct, a result known.
