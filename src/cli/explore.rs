@@ -9,7 +9,7 @@ use super::explore_view;
 use super::games_listing;
 use super::query_filter::{
     book_label, book_ratings, describe, find_games, FilterArgs, GamesQuery, RatingArgs,
-    RatingChoice, FILTER_NEEDS,
+    FILTER_NEEDS,
 };
 use anyhow::Result;
 use othbook::board::Position;
@@ -18,6 +18,7 @@ use othbook::book::games::{GameExcerpt, PositionGames};
 use othbook::book::{Book, GameFilter, GameTable};
 use othbook::engine::EngineOptions;
 use othbook::report::explore::{ExploreGames, ExploreQuery};
+use othbook::report::query::RatingQuery;
 use othbook::report::ratings::ExploreRatings;
 use othbook::report::{ExploreReport, MoveScores};
 use std::io::{IsTerminal, Write};
@@ -199,7 +200,7 @@ fn position_games(
     args: &Args,
     filter: Option<&GameFilter>,
     pos: &Position,
-    rating: Option<(&Ratings, RatingChoice)>,
+    rating: Option<(&Ratings, RatingQuery)>,
 ) -> Result<Option<(PositionGames, GameExcerpt)>> {
     if filter.is_none() && args.games.is_none() && rating.is_none() {
         return Ok(None);

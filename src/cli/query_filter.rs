@@ -9,9 +9,7 @@ use othbook::board::Board;
 use othbook::book::games::ratings::{order_by_rating, RatingParams, Ratings};
 use othbook::book::games::{GameExcerpt, GameSelection, PositionGames};
 use othbook::book::{Book, BookError, GameFilter, GameTable, PlayerColor};
-use othbook::report::query::{
-    game_filter, parse_min_rating, parse_order, FilterText, GameOrder, QueryError,
-};
+use othbook::report::query::{game_filter, FilterText, GameOrder, QueryError, RatingQuery};
 
 /// The filter options of a query.
 #[derive(clap::Args, Debug, Default)]
@@ -122,33 +120,11 @@ pub struct RatingArgs {
     pub order: String,
 }
 
-/// The ratings part of a query, parsed: a floor and an order.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RatingChoice {
-    pub min: Option<f64>,
-    pub order: GameOrder,
-}
-
 impl RatingArgs {
     /// The floor and order, checked (bad input names the option).
-    pub fn choice(&self) -> Result<RatingChoice> {
-        let named = |e: QueryError| bad(format!("--{}: {}", e.param().replace('_', "-"), e));
-        Ok(RatingChoice {
-            min: self
-                .min_rating
-                .as_deref()
-                .map(parse_min_rating)
-                .transpose()
-                .map_err(named)?,
-            order: parse_order(&self.order).map_err(named)?,
-        })
-    }
-}
-
-impl RatingChoice {
-    /// Whether the query needs the players' ratings.
-    pub fn needs_ratings(&self) -> bool {
-        self.min.is_some() || self.order == GameOrder::Rating
+    pub fn choice(&self) -> Result<RatingQuery> {
+        RatingQuery::parse(self.min_rating.as_deref(), Some(&self.order))
+            .map_err(|e| bad(format!("--{}: {}", e.param().replace('_', "-"), e)))
     }
 }
 
@@ -170,7 +146,7 @@ pub struct GamesQuery<'a> {
     pub filter: Option<&'a GameFilter>,
     pub min_games: u64,
     pub keep: usize,
-    pub rating: Option<(&'a Ratings, RatingChoice)>,
+    pub rating: Option<(&'a Ratings, RatingQuery)>,
     /// Read every game that reaches the position, with the move it played (not only the
     /// first `keep` and the book's counts).
     pub every_game: bool,

@@ -199,6 +199,32 @@ pub fn parse_order(text: &str) -> Result<GameOrder, QueryError> {
     }
 }
 
+/// The ratings part of a query: a floor both players must reach, and the order of the games
+/// listed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RatingQuery {
+    /// Only games whose two players are both rated at least this.
+    pub min: Option<f64>,
+    /// The order of the games listed.
+    pub order: GameOrder,
+}
+
+impl RatingQuery {
+    /// `min_rating` and `order` as a query gives them (`None`: not given).
+    pub fn parse(min_rating: Option<&str>, order: Option<&str>) -> Result<RatingQuery, QueryError> {
+        Ok(RatingQuery {
+            min: min_rating.map(parse_min_rating).transpose()?,
+            order: order.map(parse_order).transpose()?.unwrap_or_default(),
+        })
+    }
+
+    /// Whether the query needs the players' ratings.
+    #[must_use]
+    pub fn needs_ratings(&self) -> bool {
+        self.min.is_some() || self.order == GameOrder::Rating
+    }
+}
+
 /// A game filter's parts as a query gives them (each `None` when not given).
 #[derive(Clone, Debug, Default)]
 pub struct FilterText<'a> {

@@ -10,10 +10,12 @@ use super::params::{self, RawParams};
 use super::reload::Loaded;
 use super::state::AppState;
 use crate::board::format_moves;
-use crate::book::games::{GameSelection, GameTableError, PositionGames};
-use crate::book::{BookError, GameTable};
+use crate::book::games::ratings::{order_by_rating, RatingParams, Ratings};
+use crate::book::games::{GameSelection, GameTableError, PositionGames, StoredGame};
+use crate::book::{BookError, GameFilter, GameTable};
 use crate::engine::{Engine, EngineOptions};
-use crate::report::query::Target;
+use crate::report::query::{GameOrder, Target};
+use crate::report::ratings::ExploreRatings;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -127,6 +129,39 @@ fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
     b.games.as_ref().ok_or(ApiError::NoGameTable)
 }
 
+/// The ratings fitted from `b`'s games, fitted on the first request that needs them.
+fn ratings_of(b: &Loaded) -> Result<&Ratings, ApiError> {
+    let table = game_table(b)?;
+    Ok(b.ratings
+        .get_or_init(|| Ratings::of_table(table, |_| true, RatingParams::default())))
+}
+
+/// The selection of `filter` and of a rating floor `min` (both players rated at least it),
+/// `None` when neither is given.
+fn selection_of(
+    b: &Loaded,
+    filter: Option<&GameFilter>,
+    min: Option<f64>,
+) -> Result<Option<GameSelection>, ApiError> {
+    if filter.is_none() && min.is_none() {
+        return Ok(None);
+    }
+    let s = params::selection(filter.unwrap_or(&GameFilter::default()), game_table(b)?)?;
+    Ok(Some(match min {
+        Some(m) => s.with_min_rating(ratings_of(b)?, m),
+        None => s,
+    }))
+}
+
+/// Game `i` of `b`'s table.
+fn stored_game(b: &Loaded, i: usize) -> Result<StoredGame, ApiError> {
+    game_table(b)?
+        .games()
+        .get(i)
+        .copied()
+        .ok_or_else(|| ApiError::Internal("a game index past the table".into()))
+}
+
 /// The games of `b` that reach `board` within `max_ply` plies and pass `sel`: through the
 /// book's index of its games when it has one, else by scanning its table.
 fn find_games(
@@ -204,15 +239,18 @@ pub async fn explore(
     let t = params::target(p.position.as_deref(), p.moves.as_deref())?;
     let depth = params::depth(p.depth, s.options.max_depth)?;
     let filter = params::filter(&p)?;
+    let rating = params::rating(&p)?;
+    let show_ratings = p.ratings.unwrap_or(false);
     let key = format!(
-        "explore {} {} {depth:?} {filter:?}",
+        "explore {} {} {depth:?} {filter:?} {:?} {show_ratings}",
         t.start.to_obf(),
-        format_moves(&t.line)
+        format_moves(&t.line),
+        rating.min
     );
     if let Some(hit) = b.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    if filter.is_some() {
+    if filter.is_some() || rating.min.is_some() || show_ratings {
         game_table(&b)?;
     }
     let permit = match depth {
@@ -232,11 +270,11 @@ pub async fn explore(
         };
         drop(permit);
         not_stopped(&stop)?;
-        let filtered = match &filter {
-            Some(f) => Some(filtered(&bk, &t, &params::selection(f, game_table(&bk)?)?)?),
+        let filtered = match selection_of(&bk, filter.as_ref(), rating.min)? {
+            Some(sel) => Some(filtered(&bk, &t, &sel)?),
             None => None,
         };
-        let answer = explore::answer(
+        let mut answer = explore::answer(
             &bk.book,
             &t,
             scores.as_ref(),
@@ -244,6 +282,18 @@ pub async fn explore(
             filtered.as_ref(),
         )
         .map_err(|e| ApiError::book(&bk.name, e))?;
+        if show_ratings {
+            let plies = usize::from(bk.book.info().options.plies);
+            let all = match filtered {
+                Some(f) => f,
+                None => find_games(&bk, &t.pos.board, plies, None, 1)?,
+            };
+            let moves = &answer.report.moves;
+            let rated = ExploreRatings::of(moves, &all, plies, ratings_of(&bk)?, |i| {
+                stored_game(&bk, i)
+            })?;
+            answer.report.ratings = Some(rated);
+        }
         to_json(&answer)
     })
     .await?;
@@ -277,9 +327,10 @@ pub async fn games(
         ));
     }
     let filter = params::filter(&p)?;
+    let rating = params::rating(&p)?;
     let (limit, offset) = params::page(&p, GAMES_LIMIT)?;
     let key = format!(
-        "games {} {} {filter:?} {limit} {offset}",
+        "games {} {} {filter:?} {rating:?} {limit} {offset}",
         t.start.to_obf(),
         format_moves(&t.line)
     );
@@ -290,11 +341,13 @@ pub async fn games(
     let bk = b.clone();
     let bytes = blocking(&s, move || {
         let table = game_table(&bk)?;
-        let selection = match &filter {
-            Some(f) => Some(params::selection(f, table)?),
-            None => None,
-        };
-        let found = find_games(&bk, &t.pos.board, usize::MAX, selection.as_ref(), 1)?;
+        let selection = selection_of(&bk, filter.as_ref(), rating.min)?;
+        let mut found = find_games(&bk, &t.pos.board, usize::MAX, selection.as_ref(), 1)?;
+        if rating.order == GameOrder::Rating {
+            order_by_rating(&mut found.matches, ratings_of(&bk)?, |i| {
+                stored_game(&bk, i)
+            })?;
+        }
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),
