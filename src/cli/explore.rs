@@ -183,7 +183,7 @@ fn move_ratings(
     table: &GameTable,
     ratings: &Ratings,
 ) -> Result<ExploreRatings> {
-    ExploreRatings::of(&report.moves, found, plies, ratings, |i| {
+    ExploreRatings::of(&report.move_groups(), found, plies, ratings, |i| {
         table
             .games()
             .get(i)

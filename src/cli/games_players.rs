@@ -2,9 +2,7 @@
 //! games' results (overall, or from the games of some years), sorted by games, rating or
 //! name.
 
-use super::common::{bad, open_book, unreadable_inputs, write_json};
-use super::games::{names_book, no_name_contains, read_each, NamesArgs};
-use super::query_filter::book_games;
+use super::common::{bad, unreadable_inputs, write_json};
 use anyhow::Result;
 use othbook::book::games::ratings::{RatingParams, Ratings};
 use othbook::book::games::StoredGame;
@@ -15,57 +13,53 @@ use othbook::transcript::people::{by_count, fold};
 use othbook::transcript::IngestSummary;
 use std::io::Write;
 
-/// Arguments of `othbook games players`.
-#[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Each player's rating is fitted from the results of the games read (or the \
-book's games): an Elo (Bradley-Terry) fit by maximum likelihood, a draw half a win, with a \
-weak prior of 2 draws against a 1500-rated anchor (docs/ratings.md). With --years only the \
-games of those years are counted and fitted (ratings of a period).\n\n\
-Examples:\n  othbook games players ../shared/data/wthor/*.wtb --limit 20\n  \
-othbook games players --book books/wthor.book --sort rating --limit 20\n  \
-othbook games players --book books/wthor.book --years 1990-1999 --search murakami"
-)]
-pub struct PlayersArgs {
-    #[command(flatten)]
-    names: NamesArgs,
-    /// Order: games (most first), rating (highest first) or name.
-    #[arg(long, value_enum, default_value_t = Sort::Games)]
-    sort: Sort,
-    /// Count and rate only the games of these years: `1990-2000` or `1995`.
-    #[arg(long)]
-    years: Option<String>,
-}
-
+/// The order of `games players`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum Sort {
+pub enum Sort {
     Games,
     Rating,
     Name,
 }
 
-pub fn run(a: PlayersArgs, out: &mut impl Write) -> Result<()> {
-    let years = a
+/// What `games players` asks, beside its input.
+pub struct PlayersQuery<'a> {
+    /// `--years`: count and rate only these years' games.
+    pub years: Option<&'a str>,
+    pub sort: Sort,
+    /// `--search`: only names containing this.
+    pub search: Option<&'a str>,
+    /// `--limit` (0: all).
+    pub limit: usize,
+    /// `--format`: table, tsv or json.
+    pub format: &'a str,
+}
+
+/// Lists the players of `table` (read with `summary`) with their ratings.
+pub fn run(
+    q: &PlayersQuery<'_>,
+    table: &GameTable,
+    summary: &IngestSummary,
+    out: &mut impl Write,
+) -> Result<()> {
+    let years = q
         .years
-        .as_deref()
         .map(parse_years)
         .transpose()
         .map_err(|e| bad(format!("--years {e}")))?;
-    let (table, summary) = players_table(&a.names)?;
     let keep = |g: &StoredGame| {
         years.is_none_or(|(lo, hi)| g.year.is_some_and(|y| (lo..=hi).contains(&y)))
     };
     let counts = table.name_counts_where(keep);
-    let ratings = Ratings::of_table(&table, keep, RatingParams::default());
+    let ratings = Ratings::of_table(table, keep, RatingParams::default());
     let mut list = by_count(&counts.players);
-    if let Some(q) = a.names.search.as_deref().map(fold) {
-        list.retain(|(n, _)| fold(n).contains(q.as_str()));
+    if let Some(text) = q.search.map(fold) {
+        list.retain(|(n, _)| fold(n).contains(text.as_str()));
     }
-    let shown = match a.names.limit {
+    let shown = match q.limit {
         0 => list.len(),
         n => n.min(list.len()),
     };
-    let order = match a.sort {
+    let order = match q.sort {
         Sort::Games => PlayerOrder::Games,
         Sort::Rating => PlayerOrder::Rating,
         Sort::Name => PlayerOrder::Name,
@@ -81,32 +75,28 @@ pub fn run(a: PlayersArgs, out: &mut impl Write) -> Result<()> {
         shown,
         FitInfo::of(&ratings, years),
     );
-    print(&report, &a.names.format, out)?;
+    print(&report, q.format, out)?;
     if list.is_empty() {
-        if let Some(q) = &a.names.search {
-            return Err(no_name_contains("player", &counts.players, q));
+        if let Some(text) = q.search {
+            return Err(no_name_contains("player", &counts.players, text));
         }
     }
-    unreadable_inputs(&summary, "the list above counts only what could be read")
+    unreadable_inputs(summary, "the list above counts only what could be read")
 }
 
-/// The games to count: the book's table, or the games of the files (without their moves,
-/// which the counts and ratings do not need).
-fn players_table(a: &NamesArgs) -> Result<(GameTable, IngestSummary)> {
-    if let Some(path) = names_book(a)? {
-        let opened = open_book(Some(&path))?;
-        let table = book_games(&opened, &path.display().to_string(), "`games players`")?;
-        return Ok((table, IngestSummary::default()));
-    }
-    let mut records = Vec::new();
-    let summary = read_each(&a.input, &mut |_, games| {
-        records.extend(games.into_iter().map(|mut g| {
-            g.moves = Vec::new();
-            g
-        }));
-        Ok(())
-    })?;
-    Ok((GameTable::from_records(&records), summary))
+/// The error for a `--search` text no name contains, naming the closest names.
+pub fn no_name_contains(
+    what: &str,
+    map: &std::collections::BTreeMap<String, u64>,
+    q: &str,
+) -> anyhow::Error {
+    let near = othbook::transcript::people::closest(map, q, 5);
+    let hint = if near.is_empty() {
+        String::new()
+    } else {
+        format!("; the closest are {}", near.join(", "))
+    };
+    anyhow::anyhow!("no {what} name contains {q:?}{hint}")
 }
 
 fn print(r: &PlayersReport, format: &str, out: &mut impl Write) -> Result<()> {

@@ -186,7 +186,7 @@ pub fn find_games(
                 .selection(q.filter.unwrap_or(&everything))?
                 .map_err(|e| bad(e.to_string()))?;
             Some(match floor {
-                Some((r, min)) => s.with_min_rating(r, min),
+                Some((r, min)) => s.with_players(r.at_least(min)),
                 None => s,
             })
         };
@@ -204,7 +204,7 @@ pub fn find_games(
     } else {
         let s = selection(q.filter.unwrap_or(&everything), &table)?;
         Some(match floor {
-            Some((r, min)) => s.with_min_rating(r, min),
+            Some((r, min)) => s.with_players(r.at_least(min)),
             None => s,
         })
     };

@@ -382,6 +382,15 @@ pub struct ExploreGames<'a> {
 }
 
 impl ExploreReport {
+    /// Each row's move with the moves it stands for by symmetry.
+    #[must_use]
+    pub fn move_groups(&self) -> Vec<(Move, Vec<Move>)> {
+        self.moves
+            .iter()
+            .map(|r| (r.mv, r.equivalent.clone()))
+            .collect()
+    }
+
     /// The report of `q.pos` in `book`.
     pub fn build(book: &Book, q: ExploreQuery<'_>) -> Result<ExploreReport, BookError> {
         let pos = q.pos;

@@ -230,18 +230,17 @@ pub struct ExploreRatings {
 }
 
 impl ExploreRatings {
-    /// The ratings of the moves `rows` of a report, from the games `found` that reached the
+    /// The ratings of the moves of a report (each with the moves it stands for by
+    /// symmetry: `ExploreReport::move_groups`), from the games `found` that reached the
     /// position (all of them, each with the move it played), counted within `max_ply`.
     pub fn of<E>(
-        rows: &[super::MoveRow],
+        moves: &[(Move, Vec<Move>)],
         found: &PositionGames,
         max_ply: usize,
         ratings: &Ratings,
         game: impl FnMut(usize) -> Result<StoredGame, E>,
     ) -> Result<ExploreRatings, E> {
-        let moves: Vec<(Move, Vec<Move>)> =
-            rows.iter().map(|r| (r.mv, r.equivalent.clone())).collect();
-        let per_move = move_ratings(&moves, &found.matches, max_ply, ratings, game)?;
+        let per_move = move_ratings(moves, &found.matches, max_ply, ratings, game)?;
         Ok(ExploreRatings {
             fit: FitInfo::of(ratings, None),
             moves: moves

@@ -148,7 +148,7 @@ fn selection_of(
     }
     let s = params::selection(filter.unwrap_or(&GameFilter::default()), game_table(b)?)?;
     Ok(Some(match min {
-        Some(m) => s.with_min_rating(ratings_of(b)?, m),
+        Some(m) => s.with_players(ratings_of(b)?.at_least(m)),
         None => s,
     }))
 }
@@ -288,8 +288,8 @@ pub async fn explore(
                 Some(f) => f,
                 None => find_games(&bk, &t.pos.board, plies, None, 1)?,
             };
-            let moves = &answer.report.moves;
-            let rated = ExploreRatings::of(moves, &all, plies, ratings_of(&bk)?, |i| {
+            let moves = answer.report.move_groups();
+            let rated = ExploreRatings::of(&moves, &all, plies, ratings_of(&bk)?, |i| {
                 stored_game(&bk, i)
             })?;
             answer.report.ratings = Some(rated);

@@ -2,7 +2,6 @@
 //! table. Each distinct name is matched once, so testing a game costs a few array reads.
 
 use super::index::{USED_AS_EVENT, USED_AS_PLAYER};
-use super::ratings::Ratings;
 use super::{GameTable, StoredGame};
 use crate::book::build::{name_matches, NameField};
 use crate::book::GameFilter;
@@ -58,7 +57,7 @@ pub struct GameSelection {
     player: Vec<bool>,
     /// Per name of the table: contains the event text.
     event: Vec<bool>,
-    /// With a rating floor: per name of the table, rated at least that.
+    /// With a floor on the players (a rating): per name of the table, above it.
     rated: Option<Vec<bool>>,
 }
 
@@ -128,17 +127,12 @@ impl GameSelection {
         Ok(selection)
     }
 
-    /// The same selection keeping only games whose two players are both rated at least
-    /// `min` by `ratings` (indexed like the table's names).
+    /// The same selection keeping only games whose two players both pass: `players` says,
+    /// per name of the table, whether that player passes (a rating floor:
+    /// [`Ratings::at_least`](super::ratings::Ratings::at_least)).
     #[must_use]
-    pub fn with_min_rating(mut self, ratings: &Ratings, min: f64) -> GameSelection {
-        self.rated = Some(
-            ratings
-                .players
-                .iter()
-                .map(|r| r.is_some_and(|r| r.rating >= min))
-                .collect(),
-        );
+    pub fn with_players(mut self, players: Vec<bool>) -> GameSelection {
+        self.rated = Some(players);
         self
     }
 

@@ -85,6 +85,16 @@ impl Ratings {
             .map(|p| p.rating)
     }
 
+    /// Per player index: rated at least `min` (for
+    /// [`GameSelection::with_players`](super::GameSelection::with_players)).
+    #[must_use]
+    pub fn at_least(&self, min: f64) -> Vec<bool> {
+        self.players
+            .iter()
+            .map(|r| r.is_some_and(|r| r.rating >= min))
+            .collect()
+    }
+
     /// The average rating of game `g`'s two players (`None` if either is unrated).
     #[must_use]
     pub fn of_game(&self, g: &StoredGame) -> Option<f64> {
