@@ -279,7 +279,10 @@ fn regression_filters_matching_nothing_wrote_an_empty_book() {
         &["games", "players", "-q", "games.pgn", "--format", "tsv"],
     );
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.starts_with("games\tplayer\n2\tBob\n"), "{out}");
+    assert!(
+        out.starts_with("games\tplayer\trating\trated_games\tscore\n2\tBob\t"),
+        "{out}"
+    );
     let (code, out, _) = run_in(d, &["games", "events", "-q", "games.pgn"]);
     assert_eq!(code, Some(0));
     assert!(out.contains("Fixture Open"), "{out}");

@@ -7,6 +7,7 @@ mod common;
 use common::{default_book_without_values, stdout_of};
 use othbook::board::{format_moves, parse_moves, Move, Symmetry};
 use othbook::openings::Openings;
+use othbook::report::ratings::PlayersReport;
 use othbook::report::{ExploreReport, InfoReport, NamesReport, OpeningsReport, TopReport};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -76,7 +77,7 @@ fn every_json_answer_parses_back_into_its_report() {
     ]));
     assert!(deep.eval.is_some() && deep.eval_asked);
     assert!(deep.moves.iter().all(|m| matches!(m.eval, Some(Some(_)))));
-    let names: NamesReport = parse_back(&stdout_of(&[
+    let players: PlayersReport = parse_back(&stdout_of(&[
         "games",
         "players",
         &common::fix("games.pgn"),
@@ -84,7 +85,17 @@ fn every_json_answer_parses_back_into_its_report() {
         "json",
         "-q",
     ]));
-    assert!(names.players.is_some() && names.events.is_none());
+    assert!(players.total >= players.players.len() && !players.players.is_empty());
+    assert!(players.players.iter().all(|p| p.rating.is_some()));
+    let names: NamesReport = parse_back(&stdout_of(&[
+        "games",
+        "events",
+        &common::fix("games.pgn"),
+        "--format",
+        "json",
+        "-q",
+    ]));
+    assert!(names.events.is_some() && names.players.is_none());
     assert!(names.total >= names.names().len() && !names.names().is_empty());
 }
 

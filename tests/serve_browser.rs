@@ -616,6 +616,7 @@ fn switching_books_changes_the_move_table_and_keeps_the_line() {
     s.wait_for(TABLE_ROWS, &rows_text(big));
     let url = s.script("return location.href;");
     assert!(!url.as_str().unwrap().contains("book="), "{url}");
+}
 
 /// The review's evaluation graph: one vertex a ply of the API's series, a dot on each marked
 /// move, and a click on a point shows the position after that ply on the board.

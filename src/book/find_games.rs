@@ -4,7 +4,8 @@
 //! the book's names on the way.
 
 use crate::board::Board;
-use crate::book::games::{FilterError, GameExcerpt, GameSelection, PositionGames};
+use crate::book::games::ratings::{order_by_rating, Ratings};
+use crate::book::games::{FilterError, GameExcerpt, GameSelection, GameTableError, PositionGames};
 use crate::book::{Book, BookError, GameFilter, GameTable};
 
 /// What [`Book::find_games`] looks for.
@@ -22,6 +23,23 @@ pub struct GamesQuery<'a> {
     /// excerpt (the other matches may then be left out; the total and the statistics still
     /// count them). `None`: every match is listed and none is read.
     pub keep: Option<usize>,
+    /// The choices made by the players' ratings (fitted from this book's games).
+    pub rated: Option<RatedChoice<'a>>,
+    /// Every match is found even when `keep` lists only a few (for a caller that counts
+    /// over all of them): the index's shortcut for unfiltered queries is not taken.
+    pub every_game: bool,
+}
+
+/// The games a query keeps and the order it lists them in, by the players' ratings.
+#[derive(Clone, Copy, Debug)]
+pub struct RatedChoice<'a> {
+    /// The ratings of the book's players (by name index).
+    pub ratings: &'a Ratings,
+    /// Only games whose two players are both rated at least this.
+    pub min: Option<f64>,
+    /// List the games by their players' average rating, highest first (else most recent
+    /// first).
+    pub by_rating: bool,
 }
 
 /// The games [`Book::find_games`] found.
@@ -56,10 +74,12 @@ impl Book {
         table: Option<&GameTable>,
         q: &GamesQuery<'_>,
     ) -> Result<FoundGames, FindGamesError> {
+        let by_rating = q.rated.filter(|r| r.by_rating).map(|r| r.ratings);
+        let unfiltered = q.filter.is_none() && q.rated.and_then(|r| r.min).is_none();
         if let Some(games) = self.indexed_games()? {
             // Without a filter, the book's own counts give the total: only the games listed
             // are read, however many reach the position.
-            if let (None, Some(keep)) = (q.filter, q.keep) {
+            if let (true, false, None, Some(keep)) = (unfiltered, q.every_game, by_rating, q.keep) {
                 if let Some(found) = games.first(q.board, q.max_ply, keep)? {
                     let excerpt = games.excerpt(found.matches.iter().map(|m| m.game))?;
                     return Ok(FoundGames {
@@ -68,12 +88,14 @@ impl Book {
                     });
                 }
             }
-            let chosen = match (q.filter, table) {
-                (Some(f), Some(t)) => Some(select(f, t)?),
-                (Some(f), None) => Some(games.selection(f)?.map_err(FindGamesError::Filter)?),
-                (None, _) => None,
-            };
-            let found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+            let chosen = chosen(q, |f| match table {
+                Some(t) => select(f, t),
+                None => games.selection(f)?.map_err(FindGamesError::Filter),
+            })?;
+            let mut found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+            if let Some(r) = by_rating {
+                order_by_rating(&mut found.matches, r, |i| games.game(i))?;
+            }
             let excerpt = match q.keep {
                 Some(keep) => games.excerpt(found.matches.iter().take(keep).map(|m| m.game))?,
                 None => GameExcerpt::default(),
@@ -91,13 +113,23 @@ impl Book {
                 &read
             }
         };
-        let chosen = q.filter.map(|f| select(f, table)).transpose()?;
-        let found = table
+        let damaged = |source| BookError::GameTable {
+            path: self.path_name().to_string(),
+            source,
+        };
+        let chosen = chosen(q, |f| select(f, table))?;
+        let mut found = table
             .find(q.board, q.max_ply, chosen.as_ref(), q.min_games)
-            .map_err(|source| BookError::GameTable {
-                path: self.path_name().to_string(),
-                source,
+            .map_err(damaged)?;
+        if let Some(r) = by_rating {
+            order_by_rating(&mut found.matches, r, |i| {
+                table
+                    .games()
+                    .get(i)
+                    .copied()
+                    .ok_or_else(|| damaged(GameTableError::Layout("a game index past the table")))
             })?;
+        }
         let excerpt = match q.keep {
             Some(keep) => GameExcerpt::of(table, found.matches.iter().take(keep).map(|m| m.game)),
             None => GameExcerpt::default(),
@@ -107,6 +139,24 @@ impl Book {
             excerpt,
         })
     }
+}
+
+/// The selection `q` asks for (`None`: every game), made by `select` from its filter, or
+/// from a filter keeping everything when only a rating floor is given.
+fn chosen(
+    q: &GamesQuery<'_>,
+    select: impl FnOnce(&GameFilter) -> Result<GameSelection, FindGamesError>,
+) -> Result<Option<GameSelection>, FindGamesError> {
+    let floor = q.rated.and_then(|r| r.min.map(|min| (r.ratings, min)));
+    if q.filter.is_none() && floor.is_none() {
+        return Ok(None);
+    }
+    let everything = GameFilter::default();
+    let s = select(q.filter.unwrap_or(&everything))?;
+    Ok(Some(match floor {
+        Some((r, min)) => s.with_players(r.at_least(min)),
+        None => s,
+    }))
 }
 
 fn select(filter: &GameFilter, table: &GameTable) -> Result<GameSelection, FindGamesError> {

@@ -61,7 +61,7 @@ pub use eval::{
     selectivity_words, EvalInfo, Leaf, PosEval, Score, ValueKind, EVAL_SIZE, FULL_WIDTH,
     SCORE_SCALE,
 };
-pub use find_games::{FindGamesError, FoundGames, GamesQuery};
+pub use find_games::{FindGamesError, FoundGames, GamesQuery, RatedChoice};
 pub use format::{encode, encode_with, write_book, VERSION};
 pub use games::GameTable;
 pub use grow::NewLink;

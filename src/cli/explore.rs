@@ -8,15 +8,19 @@ use super::common::{
 use super::explore_history;
 use super::explore_view;
 use super::games_listing;
-use super::query_filter::{book_label, describe, find_games, FilterArgs, FILTER_NEEDS};
+use super::query_filter::{
+    book_label, book_ratings, describe, find_games, FilterArgs, RatingArgs, FILTER_NEEDS,
+};
 use anyhow::Result;
 use othbook::board::Position;
+use othbook::book::games::ratings::Ratings;
 use othbook::book::games::{GameExcerpt, PositionGames};
-use othbook::book::GamesQuery;
-use othbook::book::{Book, GameFilter};
+use othbook::book::{Book, GameFilter, GameTable, GamesQuery, RatedChoice};
 use othbook::engine::EngineOptions;
 use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::history::{HistoryError, YearHistory};
+use othbook::report::query::{GameOrder, RatingQuery};
+use othbook::report::ratings::ExploreRatings;
 use othbook::report::{ExploreReport, MoveScores};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -73,6 +77,13 @@ pub struct Args {
     by_year: bool,
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    rating: RatingArgs,
+    /// Show each move's average rating (of the players who played it) and their rating
+    /// performance with it, from ratings fitted from the book's games (reads every game
+    /// that reached the position).
+    #[arg(long)]
+    ratings: bool,
     /// Output style.
     #[arg(long, value_enum, default_value_t)]
     format: OutputFormat,
@@ -125,7 +136,20 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         None => None,
     };
     let filter = args.filter.filter()?;
-    let found = position_games(&book, &args, filter.as_ref(), &pos)?;
+    let choice = args.rating.choice()?;
+    let rated = (args.ratings || choice.needs_ratings())
+        .then(|| {
+            let label = book_label(args.book.as_deref());
+            book_ratings(&book, &label, "--ratings, --min-rating and --order rating")
+        })
+        .transpose()?;
+    let found = position_games(
+        &book,
+        &args,
+        filter.as_ref(),
+        &pos,
+        rated.as_ref().map(|(_, r)| (r, choice)),
+    )?;
     let history = if args.by_year {
         Some(year_history(&book, &args, filter.as_ref(), &pos)?)
     } else {
@@ -139,7 +163,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             scores: scores.as_ref(),
             eval_asked: depth.is_some(),
             games: found.as_ref().map(|(found, table)| ExploreGames {
-                filtered: filter.is_some(),
+                filtered: filter.is_some() || choice.min.is_some(),
                 found,
                 listed: args
                     .games
@@ -148,6 +172,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         },
     )?;
     report.history = history;
+    if let (true, Some((table, ratings)), Some((found, _))) = (args.ratings, &rated, &found) {
+        let plies = usize::from(book.info().options.plies);
+        report.ratings = Some(move_ratings(&report, found, plies, table, ratings)?);
+    }
     match args.format {
         OutputFormat::Table => {
             explore_view::table(&report, out)?;
@@ -188,16 +216,34 @@ fn year_history(
     })
 }
 
-/// The games of the book's table that reach `pos` (those `filter` keeps), with those
-/// `--games` lists read; `None` when neither `--games` nor a filter was given (the table is
-/// not read).
+/// Each move's average rating and performance, from the games `found` of `table`.
+fn move_ratings(
+    report: &ExploreReport,
+    found: &PositionGames,
+    plies: usize,
+    table: &GameTable,
+    ratings: &Ratings,
+) -> Result<ExploreRatings> {
+    ExploreRatings::of(&report.move_groups(), found, plies, ratings, |i| {
+        table
+            .games()
+            .get(i)
+            .copied()
+            .ok_or_else(|| bad("a game index past the table"))
+    })
+}
+
+/// The games of the book's table that reach `pos` (those `filter` and a rating floor
+/// keep), with those `--games` lists read, in the order asked for; `None` when neither
+/// `--games`, a filter nor ratings were asked for (the table is not read).
 fn position_games(
     book: &Book,
     args: &Args,
     filter: Option<&GameFilter>,
     pos: &Position,
+    rating: Option<(&Ratings, RatingQuery)>,
 ) -> Result<Option<(PositionGames, GameExcerpt)>> {
-    if filter.is_none() && args.games.is_none() {
+    if filter.is_none() && args.games.is_none() && rating.is_none() {
         return Ok(None);
     }
     let label = book_label(args.book.as_deref());
@@ -214,6 +260,12 @@ fn position_games(
         filter,
         min_games: u64::from(info.options.min_games),
         keep: Some(args.games.unwrap_or(0)),
+        rated: rating.map(|(ratings, c)| RatedChoice {
+            ratings,
+            min: c.min,
+            by_rating: c.order == GameOrder::Rating,
+        }),
+        every_game: args.ratings,
     };
     find_games(book, &label, what, &query).map(Some)
 }

@@ -3,8 +3,10 @@
 
 use super::common::{diff_cell, percent_cells, tsv_num, write_opening};
 use anyhow::Result;
+use othbook::board::Move;
 use othbook::book::trust::percent_text;
 use othbook::report::explore::MoveRow;
+use othbook::report::ratings::{rating_text, MoveRating};
 use othbook::report::{ExploreReport, Results, ValueFields};
 use std::io::Write;
 
@@ -59,6 +61,9 @@ pub fn table(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         }
         if r.eval.is_some() {
             header.push_str(&format!(" {:>7}", "eval"));
+        }
+        if r.ratings.is_some() {
+            header.push_str(&format!(" {:>6} {:>6}", "rating", "perf"));
         }
         if r.moves.iter().any(|m| m.opening.is_some()) {
             header.push_str("  opening");
@@ -195,6 +200,14 @@ fn table_row(r: &ExploreReport, out: &mut impl Write, m: &MoveRow) -> Result<()>
         let cell = m.eval.flatten().map_or_else(|| "-".into(), |v| e.text(v));
         row.push_str(&format!(" {cell:>7}"));
     }
+    if r.ratings.is_some() {
+        let mr = move_rating(r, m.mv).unwrap_or_default();
+        row.push_str(&format!(
+            " {:>6} {:>6}",
+            rating_text(mr.average_rating),
+            rating_text(mr.performance)
+        ));
+    }
     if let Some(name) = &m.opening {
         row.push_str(&format!("  {name}"));
     }
@@ -265,16 +278,31 @@ fn table_footnotes(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// The ratings of move `mv` of the report (`--ratings`).
+fn move_rating(r: &ExploreReport, mv: Move) -> Option<MoveRating> {
+    r.ratings
+        .as_ref()?
+        .moves
+        .iter()
+        .find(|m| m.mv == mv)
+        .map(|m| m.rating)
+}
+
 pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     writeln!(
         out,
-        "{TSV_HEADER}{}{}\topening",
+        "{TSV_HEADER}{}{}{}\topening",
         if r.value.is_some() {
             TSV_VALUE_HEADER
         } else {
             ""
         },
-        if r.eval_asked { "\teval" } else { "" }
+        if r.eval_asked { "\teval" } else { "" },
+        if r.ratings.is_some() {
+            "\taverage_rating\tperformance"
+        } else {
+            ""
+        }
     )?;
     if r.in_book {
         let value = r
@@ -284,6 +312,7 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         let cells = RowCells {
             value,
             eval: None,
+            rating: MoveRating::default(),
             opening: None,
         };
         tsv_row(r, out, "all", Some(&r.results), cells)?;
@@ -299,6 +328,7 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
         let cells = RowCells {
             value,
             eval,
+            rating: move_rating(r, m.mv).unwrap_or_default(),
             opening: m.opening.as_deref(),
         };
         tsv_row(r, out, &m.mv.to_string(), m.results.as_ref(), cells)?;
@@ -312,11 +342,12 @@ pub fn tsv(r: &ExploreReport, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
-/// A TSV row's cells after the games: the value cells (with their tabs), the engine's score
-/// and the opening the move reaches.
+/// A TSV row's cells after the games: the value cells (with their tabs), the engine's score,
+/// the ratings (`--ratings`) and the opening the move reaches.
 struct RowCells<'a> {
     value: Option<String>,
     eval: Option<String>,
+    rating: MoveRating,
     opening: Option<&'a str>,
 }
 
@@ -349,6 +380,11 @@ fn tsv_row(
     if r.eval_asked {
         // An empty cell where there is no score: the column stays numeric.
         write!(out, "\t{}", cells.eval.unwrap_or_default())?;
+    }
+    if r.ratings.is_some() {
+        let num = |x: Option<f64>| x.map(|x| format!("{x:.1}")).unwrap_or_default();
+        let m = cells.rating;
+        write!(out, "\t{}\t{}", num(m.average_rating), num(m.performance))?;
     }
     // Names hold no tab or newline (the openings list is ours), so the cell needs no quoting.
     writeln!(out, "\t{}", cells.opening.unwrap_or_default())

@@ -1,6 +1,7 @@
 //! `othbook games`: read game collections (stats) and convert them between formats.
 
 use super::common::{bad, unreadable_inputs, write_json};
+use super::games_players::{PlayersQuery, Sort};
 use super::output_path::{claim, Claimed, Output, WTHOR};
 use super::reading::{input_progress, why_no_games};
 use anyhow::{Context, Result};
@@ -31,7 +32,7 @@ enum Sub {
     Convert(ConvertArgs),
     /// Player names with their number of games, most games first (of game files or a book).
     /// Example: othbook games players ../shared/data/wthor/*.wtb --limit 20
-    Players(NamesArgs),
+    Players(PlayersArgs),
     /// Event (tournament) names with their number of games, most games first.
     /// Example: othbook games events --book books/wthor.book
     Events(NamesArgs),
@@ -119,11 +120,33 @@ struct NamesArgs {
     format: String,
 }
 
+/// Arguments of `othbook games players`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Each player's rating is fitted from the results of the games read (or the \
+book's games): an Elo (Bradley-Terry) fit by maximum likelihood, a draw half a win, with a \
+weak prior of 2 draws against a 1500-rated anchor (docs/ratings.md). With --years only the \
+games of those years are counted and fitted (ratings of a period).\n\n\
+Examples:\n  othbook games players ../shared/data/wthor/*.wtb --limit 20\n  \
+othbook games players --book books/wthor.book --sort rating --limit 20\n  \
+othbook games players --book books/wthor.book --years 1990-1999 --search murakami"
+)]
+struct PlayersArgs {
+    #[command(flatten)]
+    names: NamesArgs,
+    /// Order: games (most first), rating (highest first) or name.
+    #[arg(long, value_enum, default_value_t = Sort::Games)]
+    sort: Sort,
+    /// Count and rate only the games of these years: `1990-2000` or `1995`.
+    #[arg(long)]
+    years: Option<String>,
+}
+
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     match args.command {
         Sub::Stats(a) => stats(a, out),
         Sub::Convert(a) => convert(a, out),
-        Sub::Players(a) => names(a, true, out),
+        Sub::Players(a) => players(&a, out),
         Sub::Events(a) => names(a, false, out),
         Sub::Find(a) => super::games_find::run(a, out),
     }
@@ -410,9 +433,10 @@ fn tsv(report: &GameStatsReport) -> String {
     s
 }
 
-/// `games players` and `games events`: names with their game counts.
-fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
-    let book = match (&a.book, a.input.files.as_slice()) {
+/// The book `games players` / `games events` read (`--book B`, or one .book file given as
+/// input), `None` for game files.
+fn names_book(a: &NamesArgs) -> Result<Option<PathBuf>> {
+    Ok(match (&a.book, a.input.files.as_slice()) {
         (Some(b), _) => Some(b.clone()),
         (None, [one])
             if one
@@ -431,7 +455,44 @@ fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
             ))
         }
         _ => None,
+    })
+}
+
+/// `games players`: the book's table, or the games of the files without their moves (which
+/// the counts and ratings do not need), listed with ratings.
+fn players(a: &PlayersArgs, out: &mut impl Write) -> Result<()> {
+    let (table, summary) = match names_book(&a.names)? {
+        Some(path) => {
+            let opened = super::common::open_book(Some(&path))?;
+            let label = path.display().to_string();
+            let table = super::query_filter::book_games(&opened, &label, "`games players`")?;
+            (table, IngestSummary::default())
+        }
+        None => {
+            let mut records = Vec::new();
+            let summary = read_each(&a.names.input, &mut |_, games| {
+                records.extend(games.into_iter().map(|mut g| {
+                    g.moves = Vec::new();
+                    g
+                }));
+                Ok(())
+            })?;
+            (othbook::book::GameTable::from_records(&records), summary)
+        }
     };
+    let q = PlayersQuery {
+        years: a.years.as_deref(),
+        sort: a.sort,
+        search: a.names.search.as_deref(),
+        limit: a.names.limit,
+        format: &a.names.format,
+    };
+    super::games_players::run(&q, &table, &summary, out)
+}
+
+/// `games players` and `games events`: names with their game counts.
+fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
+    let book = names_book(&a)?;
     let mut counts = NameCounts::default();
     let summary = match &book {
         Some(path) => {
@@ -492,13 +553,7 @@ fn names(a: NamesArgs, players: bool, out: &mut impl Write) -> Result<()> {
     }
     if list.is_empty() {
         if let Some(q) = &a.search {
-            let near = othbook::transcript::people::closest(map, q, 5);
-            let hint = if near.is_empty() {
-                String::new()
-            } else {
-                format!("; the closest are {}", near.join(", "))
-            };
-            return Err(anyhow::anyhow!("no {what} name contains {q:?}{hint}"));
+            return Err(super::games_players::no_name_contains(what, map, q));
         }
     }
     unreadable_inputs(&summary, "the list above counts only what could be read")

@@ -5,11 +5,12 @@
 use super::common::{bad, line_from_args, open_book, opening_along, write_opening, OutputFormat};
 use super::games_listing;
 use super::output_path::{claim, Claimed, Output, WTHOR};
-use super::query_filter::{book_label, find_games, FilterArgs};
+use super::query_filter::{book_label, book_ratings, find_games, FilterArgs, RatingArgs};
 use anyhow::{Context, Result};
 use othbook::book::games::GameSource;
-use othbook::book::GamesQuery;
+use othbook::book::{GamesQuery, RatedChoice};
 use othbook::report::games_list::FindReport;
+use othbook::report::query::GameOrder;
 use othbook::transcript::write::{write_file, write_text, WRITABLE};
 use othbook::transcript::Format;
 use std::io::Write;
@@ -42,6 +43,8 @@ pub struct Args {
     limit: Option<usize>,
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    rating: RatingArgs,
     /// Write the games in this format instead of listing them: pgn, ggf, gam, moves or wtb.
     #[arg(long)]
     to: Option<Format>,
@@ -79,8 +82,14 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     let claimed = output.file().map(claim).transpose()?;
     let filter = args.filter.filter()?;
+    let choice = args.rating.choice()?;
     let book = open_book(args.book.as_deref())?;
     let label = book_label(args.book.as_deref());
+    let ratings = choice
+        .needs_ratings()
+        .then(|| book_ratings(&book, &label, "--min-rating and --order rating"))
+        .transpose()?
+        .map(|(_, r)| r);
     let limit = match args.limit {
         Some(0) => usize::MAX,
         Some(n) => n,
@@ -93,6 +102,12 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         filter: filter.as_ref(),
         min_games: 1,
         keep: Some(limit),
+        rated: ratings.as_ref().map(|r| RatedChoice {
+            ratings: r,
+            min: choice.min,
+            by_rating: choice.order == GameOrder::Rating,
+        }),
+        every_game: false,
     };
     let (found, table) = find_games(&book, &label, "`games find`", &query)?;
     if let Some(to) = args.to {
@@ -108,12 +123,20 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     match args.format {
         OutputFormat::Json => super::common::write_json(out, &report)?,
         OutputFormat::Tsv => games_listing::write_tsv(out, &report.games)?,
-        OutputFormat::Table => table_view(out, &report, filter.is_some())?,
+        OutputFormat::Table => {
+            let by_rating = choice.order == GameOrder::Rating;
+            table_view(
+                out,
+                &report,
+                filter.is_some() || choice.min.is_some(),
+                by_rating,
+            )?;
+        }
     }
     Ok(())
 }
 
-fn table_view(out: &mut impl Write, r: &FindReport, filtered: bool) -> Result<()> {
+fn table_view(out: &mut impl Write, r: &FindReport, filtered: bool, by_rating: bool) -> Result<()> {
     let matching = if filtered {
         " matching the filters"
     } else {
@@ -147,8 +170,9 @@ fn table_view(out: &mut impl Write, r: &FindReport, filtered: bool) -> Result<()
     if r.games.len() < r.total {
         writeln!(
             out,
-            "... and {} older games (--limit 0 lists all)",
-            r.total - r.games.len()
+            "... and {} {} games (--limit 0 lists all)",
+            r.total - r.games.len(),
+            if by_rating { "lower-rated" } else { "older" }
         )?;
     }
     Ok(())

@@ -22,6 +22,7 @@ mod explore_view;
 mod games;
 mod games_find;
 mod games_listing;
+mod games_players;
 mod gtp;
 mod info;
 mod interrupt;

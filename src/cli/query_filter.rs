@@ -5,9 +5,10 @@
 use super::build::Side;
 use super::common::bad;
 use anyhow::Result;
+use othbook::book::games::ratings::{RatingParams, Ratings};
 use othbook::book::games::{GameExcerpt, GameSelection, PositionGames};
 use othbook::book::{Book, FindGamesError, GameFilter, GameTable, GamesQuery, PlayerColor};
-use othbook::report::query::{game_filter, FilterText, QueryError};
+use othbook::report::query::{game_filter, FilterText, QueryError, RatingQuery};
 
 /// The filter options of a query.
 #[derive(clap::Args, Debug, Default)]
@@ -106,6 +107,35 @@ fn no_game_table(path: &str, needed_for: &str) -> anyhow::Error {
 /// closest names.
 pub fn selection(filter: &GameFilter, table: &GameTable) -> Result<GameSelection> {
     GameSelection::new(filter, table).map_err(|e| bad(e.to_string()))
+}
+
+/// The rating options of a query that lists games (`explore`, `games find`).
+#[derive(clap::Args, Debug, Default)]
+pub struct RatingArgs {
+    /// Only games whose two players are both rated at least this (ratings fitted from the
+    /// book's games: `games players --sort rating`); the statistics count those games only.
+    #[arg(long, value_name = "R")]
+    pub min_rating: Option<String>,
+    /// Order of the games listed: recent (most recent first) or rating (highest average
+    /// rating of the two players first: the top games).
+    #[arg(long, default_value = "recent")]
+    pub order: String,
+}
+
+impl RatingArgs {
+    /// The floor and order, checked (bad input names the option).
+    pub fn choice(&self) -> Result<RatingQuery> {
+        RatingQuery::parse(self.min_rating.as_deref(), Some(&self.order))
+            .map_err(|e| bad(format!("--{}: {}", e.param().replace('_', "-"), e)))
+    }
+}
+
+/// The game table of `book` (named `path` in errors) and the ratings fitted from all its
+/// games.
+pub fn book_ratings(book: &Book, path: &str, needed_for: &str) -> Result<(GameTable, Ratings)> {
+    let table = book_games(book, path, needed_for)?;
+    let ratings = Ratings::of_table(&table, |_| true, RatingParams::default());
+    Ok((table, ratings))
 }
 
 /// The games of `book` (named `path` in errors) that `q` asks for ([`Book::find_games`]),

@@ -56,6 +56,9 @@ pub struct ExploreReport {
     /// Each reply's games year by year (`--by-year`; absent when not asked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<crate::report::history::YearHistory>,
+    /// Each move's average rating and performance (`--ratings`; absent without).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<super::ratings::ExploreRatings>,
     /// The deepest named opening along the line asked about (last, after the rows: readers
     /// that cut the text at the first `"moves"` key keep working).
     pub opening: Option<OpeningRef>,
@@ -382,6 +385,15 @@ pub struct ExploreGames<'a> {
 }
 
 impl ExploreReport {
+    /// Each row's move with the moves it stands for by symmetry.
+    #[must_use]
+    pub fn move_groups(&self) -> Vec<(Move, Vec<Move>)> {
+        self.moves
+            .iter()
+            .map(|r| (r.mv, r.equivalent.clone()))
+            .collect()
+    }
+
     /// The report of `q.pos` in `book`.
     pub fn build(book: &Book, q: ExploreQuery<'_>) -> Result<ExploreReport, BookError> {
         let pos = q.pos;
@@ -471,6 +483,7 @@ impl ExploreReport {
             book_min_games: min_games,
             book_games: info.games,
             filtered: filtered.is_some(),
+            ratings: None,
             moves,
             listed_games: q.games.and_then(|g| g.listed),
             history: None,
@@ -585,6 +598,7 @@ mod tests {
             book_min_games: 4,
             book_games: 3,
             filtered: false,
+            ratings: None,
             moves: rows,
             listed_games: None,
             history: None,

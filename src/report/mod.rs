@@ -19,6 +19,7 @@ pub mod loss;
 pub mod openings;
 pub mod probe;
 pub mod query;
+pub mod ratings;
 mod serde_text;
 pub mod top;
 

@@ -43,6 +43,18 @@ pub enum QueryError {
         /// The deepest allowed.
         cap: u32,
     },
+    /// A rating floor that is not a number in range.
+    #[error("{text:?}: use a rating from {MIN_RATING} to {MAX_RATING}, e.g. 2000")]
+    MinRating {
+        /// The text given.
+        text: String,
+    },
+    /// Not an order of games.
+    #[error("{text:?}: use recent or rating")]
+    Order {
+        /// The text given.
+        text: String,
+    },
     /// A page size out of range.
     #[error("limit {limit} is out of range: use 1 to {MAX_LIMIT}")]
     Limit {
@@ -63,6 +75,8 @@ impl QueryError {
             QueryError::Color { .. } | QueryError::ColorWithoutPlayer => "color",
             QueryError::Depth { .. } => "depth",
             QueryError::Limit { .. } => "limit",
+            QueryError::MinRating { .. } => "min_rating",
+            QueryError::Order { .. } => "order",
         }
     }
 
@@ -144,6 +158,70 @@ pub fn parse_color(text: &str) -> Result<PlayerColor, QueryError> {
         other => Err(QueryError::Color {
             text: other.to_string(),
         }),
+    }
+}
+
+/// Lowest rating floor `--min-rating` accepts.
+pub const MIN_RATING: u32 = 0;
+/// Highest rating floor `--min-rating` accepts (far above any fitted rating).
+pub const MAX_RATING: u32 = 4000;
+
+/// A rating floor: a number from [`MIN_RATING`] to [`MAX_RATING`].
+pub fn parse_min_rating(text: &str) -> Result<f64, QueryError> {
+    let err = || QueryError::MinRating {
+        text: text.to_string(),
+    };
+    let r: f64 = text.trim().parse().map_err(|_| err())?;
+    if !(f64::from(MIN_RATING)..=f64::from(MAX_RATING)).contains(&r) {
+        return Err(err());
+    }
+    Ok(r)
+}
+
+/// The order of a list of games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameOrder {
+    /// Most recent first (the table's order).
+    #[default]
+    Recent,
+    /// Highest average rating of the two players first (then most recent).
+    Rating,
+}
+
+/// `recent` or `rating`.
+pub fn parse_order(text: &str) -> Result<GameOrder, QueryError> {
+    match text {
+        "recent" => Ok(GameOrder::Recent),
+        "rating" => Ok(GameOrder::Rating),
+        other => Err(QueryError::Order {
+            text: other.to_string(),
+        }),
+    }
+}
+
+/// The ratings part of a query: a floor both players must reach, and the order of the games
+/// listed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RatingQuery {
+    /// Only games whose two players are both rated at least this.
+    pub min: Option<f64>,
+    /// The order of the games listed.
+    pub order: GameOrder,
+}
+
+impl RatingQuery {
+    /// `min_rating` and `order` as a query gives them (`None`: not given).
+    pub fn parse(min_rating: Option<&str>, order: Option<&str>) -> Result<RatingQuery, QueryError> {
+        Ok(RatingQuery {
+            min: min_rating.map(parse_min_rating).transpose()?,
+            order: order.map(parse_order).transpose()?.unwrap_or_default(),
+        })
+    }
+
+    /// Whether the query needs the players' ratings.
+    #[must_use]
+    pub fn needs_ratings(&self) -> bool {
+        self.min.is_some() || self.order == GameOrder::Rating
     }
 }
 
@@ -286,6 +364,23 @@ mod tests {
         assert_eq!(f.player.as_deref(), Some("Tamenori"));
         assert_eq!(f.player_color, PlayerColor::White);
         assert_eq!(f.years, Some((1990, 2000)));
+    }
+
+    #[test]
+    fn rating_floors_and_orders() {
+        assert_eq!(parse_min_rating("2000"), Ok(2000.0));
+        assert_eq!(parse_min_rating(" 1850.5"), Ok(1850.5));
+        assert_eq!(parse_min_rating("0"), Ok(0.0));
+        for bad in ["-1", "4001", "NaN", "inf", "high", ""] {
+            assert_eq!(
+                parse_min_rating(bad).unwrap_err().param(),
+                "min_rating",
+                "{bad}"
+            );
+        }
+        assert_eq!(parse_order("rating"), Ok(GameOrder::Rating));
+        assert_eq!(parse_order("recent"), Ok(GameOrder::Recent));
+        assert_eq!(parse_order("best").unwrap_err().param(), "order");
     }
 
     #[test]

@@ -10,10 +10,12 @@ use super::params::{self, RawParams};
 use super::reload::Loaded;
 use super::state::AppState;
 use crate::board::format_moves;
-use crate::book::games::PositionGames;
-use crate::book::{FindGamesError, GameFilter, GameTable, GamesQuery};
+use crate::book::games::ratings::{RatingParams, Ratings};
+use crate::book::games::{PositionGames, StoredGame};
+use crate::book::{FindGamesError, GameFilter, GameTable, GamesQuery, RatedChoice};
 use crate::engine::{Engine, EngineOptions};
-use crate::report::query::Target;
+use crate::report::query::{GameOrder, RatingQuery, Target};
+use crate::report::ratings::ExploreRatings;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -118,6 +120,38 @@ pub(super) fn game_table(b: &Loaded) -> Result<&GameTable, ApiError> {
     b.games.as_ref().ok_or(ApiError::NoGameTable)
 }
 
+/// The ratings fitted from `b`'s games, fitted on the first request that needs them.
+fn ratings_of(b: &Loaded) -> Result<&Ratings, ApiError> {
+    let table = game_table(b)?;
+    Ok(b.ratings
+        .get_or_init(|| Ratings::of_table(table, |_| true, RatingParams::default())))
+}
+
+/// Game `i` of `b`'s table.
+fn stored_game(b: &Loaded, i: usize) -> Result<StoredGame, ApiError> {
+    game_table(b)?
+        .games()
+        .get(i)
+        .copied()
+        .ok_or_else(|| ApiError::Internal("a game index past the table".into()))
+}
+
+/// The rating choices of a query, `None` when it makes none (the ratings are then not fitted).
+pub(super) fn rated_choice<'a>(
+    b: &'a Loaded,
+    rating: &RatingQuery,
+) -> Result<Option<RatedChoice<'a>>, ApiError> {
+    let by_rating = rating.order == GameOrder::Rating;
+    if rating.min.is_none() && !by_rating {
+        return Ok(None);
+    }
+    Ok(Some(RatedChoice {
+        ratings: ratings_of(b)?,
+        min: rating.min,
+        by_rating,
+    }))
+}
+
 /// The games of `b` that reach `board` within `max_ply` plies and pass `filter`
 /// ([`crate::book::Book::find_games`], with the table the server holds), every match listed.
 pub(super) fn find_games(
@@ -125,6 +159,7 @@ pub(super) fn find_games(
     board: &crate::board::Board,
     max_ply: usize,
     filter: Option<&GameFilter>,
+    rated: Option<RatedChoice<'_>>,
     min_games: u64,
 ) -> Result<PositionGames, ApiError> {
     let q = GamesQuery {
@@ -133,6 +168,8 @@ pub(super) fn find_games(
         filter,
         min_games,
         keep: None,
+        rated,
+        every_game: false,
     };
     match b.book.find_games(b.games.as_ref(), &q) {
         Ok(found) => Ok(found.games),
@@ -253,15 +290,18 @@ pub async fn explore(
     let t = params::target(p.position.as_deref(), p.moves.as_deref())?;
     let depth = params::depth(p.depth, s.options.max_depth)?;
     let filter = params::filter(&p)?;
+    let rating = params::rating(&p)?;
+    let show_ratings = p.ratings.unwrap_or(false);
     let key = format!(
-        "explore {} {} {depth:?} {filter:?}",
+        "explore {} {} {depth:?} {filter:?} {:?} {show_ratings}",
         t.start.to_obf(),
-        format_moves(&t.line)
+        format_moves(&t.line),
+        rating.min
     );
     if let Some(hit) = b.cache.get(&key) {
         return Ok(json_bytes(hit));
     }
-    if filter.is_some() {
+    if filter.is_some() || rating.min.is_some() || show_ratings {
         game_table(&b)?;
     }
     let permit = match depth {
@@ -281,11 +321,11 @@ pub async fn explore(
         };
         drop(permit);
         not_stopped(&stop)?;
-        let filtered = match &filter {
-            Some(f) => Some(filtered(&bk, &t, f)?),
-            None => None,
+        let filtered = match (&filter, rating.min) {
+            (None, None) => None,
+            _ => Some(filtered(&bk, &t, filter.as_ref(), &rating)?),
         };
-        let answer = explore::answer(
+        let mut answer = explore::answer(
             &bk.book,
             &t,
             scores.as_ref(),
@@ -293,6 +333,18 @@ pub async fn explore(
             filtered.as_ref(),
         )
         .map_err(|e| ApiError::book(&bk.name, e))?;
+        if show_ratings {
+            let plies = usize::from(bk.book.info().options.plies);
+            let all = match filtered {
+                Some(f) => f,
+                None => find_games(&bk, &t.pos.board, plies, None, None, 1)?,
+            };
+            let moves = answer.report.move_groups();
+            let rated = ExploreRatings::of(&moves, &all, plies, ratings_of(&bk)?, |i| {
+                stored_game(&bk, i)
+            })?;
+            answer.report.ratings = Some(rated);
+        }
         to_json(&answer)
     })
     .await?;
@@ -300,14 +352,26 @@ pub async fn explore(
     Ok(json_bytes(bytes))
 }
 
-/// The games `filter` keeps that reach `t`, counted as the book counts them.
-fn filtered(b: &Loaded, t: &Target, filter: &GameFilter) -> Result<PositionGames, ApiError> {
+/// The games `filter` and the rating floor keep that reach `t`, counted as the book counts
+/// them.
+fn filtered(
+    b: &Loaded,
+    t: &Target,
+    filter: Option<&GameFilter>,
+    rating: &RatingQuery,
+) -> Result<PositionGames, ApiError> {
     let info = b.book.info();
+    let floor = RatingQuery {
+        order: GameOrder::Recent,
+        ..*rating
+    };
+    let floor = rated_choice(b, &floor)?;
     find_games(
         b,
         &t.pos.board,
         usize::from(info.options.plies),
-        Some(filter),
+        filter,
+        floor,
         u64::from(info.options.min_games),
     )
 }
@@ -326,9 +390,10 @@ pub async fn games(
         ));
     }
     let filter = params::filter(&p)?;
+    let rating = params::rating(&p)?;
     let (limit, offset) = params::page(&p, GAMES_LIMIT)?;
     let key = format!(
-        "games {} {} {filter:?} {limit} {offset}",
+        "games {} {} {filter:?} {rating:?} {limit} {offset}",
         t.start.to_obf(),
         format_moves(&t.line)
     );
@@ -339,7 +404,8 @@ pub async fn games(
     let bk = b.clone();
     let bytes = blocking(&s, move || {
         let table = game_table(&bk)?;
-        let found = find_games(&bk, &t.pos.board, usize::MAX, filter.as_ref(), 1)?;
+        let rated = rated_choice(&bk, &rating)?;
+        let found = find_games(&bk, &t.pos.board, usize::MAX, filter.as_ref(), rated, 1)?;
         let c = found.stats.for_side(t.pos.side);
         let answer = games::GamesAnswer {
             position: t.pos.to_obf(),

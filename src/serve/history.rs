@@ -1,11 +1,14 @@
 //! `GET /api/v1/history`: how often each reply to a position was played, year by year,
 //! from the book's games (the explore filters apply), for the page's history chart.
 
-use super::api::{blocking, find_games, game_table, json_bytes, query, to_json, Shared};
+use super::api::{
+    blocking, find_games, game_table, json_bytes, query, rated_choice, to_json, Shared,
+};
 use super::error::ApiError;
 use super::params::{self, RawParams};
 use crate::board::format_moves;
 use crate::report::history::YearHistory;
+use crate::report::query::{GameOrder, RatingQuery};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
@@ -40,10 +43,12 @@ pub async fn history(
         }
     }
     let filter = params::filter(&p)?;
+    let rating = params::rating(&p)?;
     let key = format!(
-        "history {} {} {filter:?}",
+        "history {} {} {filter:?} {:?}",
         t.start.to_obf(),
-        format_moves(&t.line)
+        format_moves(&t.line),
+        rating.min
     );
     if let Some(hit) = b.cache.get(&key) {
         return Ok(json_bytes(hit));
@@ -53,7 +58,13 @@ pub async fn history(
     let bytes = blocking(&s, move || {
         let table = game_table(&bk)?;
         let max_ply = usize::from(bk.book.info().options.plies);
-        let found = find_games(&bk, &t.pos.board, max_ply, filter.as_ref(), 1)?;
+        // The rating floor keeps games as a filter does; the order does not matter here.
+        let floor = RatingQuery {
+            order: GameOrder::Recent,
+            ..rating
+        };
+        let rated = rated_choice(&bk, &floor)?;
+        let found = find_games(&bk, &t.pos.board, max_ply, filter.as_ref(), rated, 1)?;
         let games = table.games();
         let history = YearHistory::count(&t.pos.board, &found.matches, max_ply, |i| {
             Ok::<_, ApiError>(games.get(i).and_then(|g| g.year))

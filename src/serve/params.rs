@@ -6,7 +6,9 @@
 use super::error::ApiError;
 use crate::book::games::{FilterError, NameKind};
 use crate::book::GameFilter;
-use crate::report::query::{game_filter, parse_color, Depth, FilterText, Page, QueryError, Target};
+use crate::report::query::{
+    game_filter, parse_color, Depth, FilterText, Page, QueryError, RatingQuery, Target,
+};
 use serde::Deserialize;
 
 /// Longest move string accepted: a game has at most 60 moves and some passes, written with
@@ -33,6 +35,9 @@ pub struct RawParams {
     pub limit: Option<usize>,
     pub offset: Option<usize>,
     pub book: Option<String>,
+    pub min_rating: Option<String>,
+    pub order: Option<String>,
+    pub ratings: Option<bool>,
 }
 
 impl RawParams {
@@ -46,6 +51,8 @@ impl RawParams {
             ("years", &self.years),
             ("event", &self.event),
             ("book", &self.book),
+            ("min_rating", &self.min_rating),
+            ("order", &self.order),
         ];
         for (param, text) in texts {
             text_limit(param, text.as_deref())?;
@@ -115,6 +122,14 @@ pub fn filter(p: &RawParams) -> Result<Option<GameFilter>, ApiError> {
         event: non_empty(&p.event),
         complete_only: p.complete_only.unwrap_or(false),
     })?)
+}
+
+/// The rating floor (`min_rating`) and order (`order`) of the parameters.
+pub fn rating(p: &RawParams) -> Result<RatingQuery, ApiError> {
+    Ok(RatingQuery::parse(
+        non_empty(&p.min_rating),
+        non_empty(&p.order),
+    )?)
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
@@ -211,6 +226,23 @@ mod tests {
         assert_eq!(page(&p(None), 20).unwrap(), (20, 0));
         assert_eq!(bad_param(page(&p(Some(0)), 20)), "limit");
         assert_eq!(bad_param(page(&p(Some(MAX_LIMIT + 1)), 20)), "limit");
+    }
+
+    #[test]
+    fn rating_floors_and_orders_are_checked() {
+        let p = |min: &str, order: &str| RawParams {
+            min_rating: Some(min.into()),
+            order: Some(order.into()),
+            ..RawParams::default()
+        };
+        let q = rating(&p("2000", "rating")).unwrap();
+        assert_eq!(q.min, Some(2000.0));
+        assert!(q.needs_ratings());
+        assert!(!rating(&RawParams::default()).unwrap().needs_ratings());
+        assert!(!rating(&p(" ", "")).unwrap().needs_ratings());
+        assert_eq!(bad_param(rating(&p("9000", "recent"))), "min_rating");
+        assert_eq!(bad_param(rating(&p("-5", "recent"))), "min_rating");
+        assert_eq!(bad_param(rating(&p("2000", "best"))), "order");
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct Loaded {
     pub(super) name: String,
     /// The book's game table, read once (`None`: the book has none).
     pub(super) games: Option<GameTable>,
+    /// The ratings fitted from its games, on the first query that needs them.
+    pub(super) ratings: std::sync::OnceLock<crate::book::games::Ratings>,
     pub(super) cache: Cache,
     /// When it was read, in seconds since 1970 (UTC).
     pub(super) loaded_at: u64,
@@ -37,6 +39,7 @@ impl Loaded {
             book,
             name,
             games,
+            ratings: std::sync::OnceLock::new(),
             cache: Cache::new(cache_entries),
             loaded_at: now(),
             stamp: None,

@@ -57,6 +57,8 @@ pub struct GameSelection {
     player: Vec<bool>,
     /// Per name of the table: contains the event text.
     event: Vec<bool>,
+    /// With a floor on the players (a rating): per name of the table, above it.
+    rated: Option<Vec<bool>>,
 }
 
 impl GameSelection {
@@ -87,6 +89,7 @@ impl GameSelection {
             filter: filter.clone(),
             player: per_name(&filter.player),
             event: per_name(&filter.event),
+            rated: None,
         };
         let checks = [
             (
@@ -124,10 +127,19 @@ impl GameSelection {
         Ok(selection)
     }
 
+    /// The same selection keeping only games whose two players both pass: `players` says,
+    /// per name of the table, whether that player passes (a rating floor:
+    /// [`Ratings::at_least`](super::ratings::Ratings::at_least)).
+    #[must_use]
+    pub fn with_players(mut self, players: Vec<bool>) -> GameSelection {
+        self.rated = Some(players);
+        self
+    }
+
     /// Whether the filter selects nothing out (every game passes).
     #[must_use]
     pub fn is_everything(&self) -> bool {
-        self.filter == GameFilter::default()
+        self.filter == GameFilter::default() && self.rated.is_none()
     }
 
     /// The filter.
@@ -141,6 +153,11 @@ impl GameSelection {
     #[must_use]
     pub fn accepts(&self, g: &StoredGame) -> bool {
         let hit = |list: &[bool], n: u32| list.get(n as usize).copied().unwrap_or(false);
+        if let Some(rated) = &self.rated {
+            if !(hit(rated, g.black) && hit(rated, g.white)) {
+                return false;
+            }
+        }
         self.filter
             .accepts_parts(g.complete, g.year, |field| match field {
                 NameField::Black => hit(&self.player, g.black),

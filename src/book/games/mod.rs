@@ -12,6 +12,7 @@ mod difference;
 mod filter;
 pub mod index;
 mod query;
+pub mod ratings;
 mod source;
 mod table;
 
@@ -22,6 +23,7 @@ pub use filter::{FilterError, GameSelection, NameKind};
 pub use index::{GameIndexSize, IndexPlan, Posting};
 pub(crate) use query::{gather, Hit};
 pub use query::{GameMatch, PositionGames};
+pub use ratings::{PlayerRating, RatingParams, Ratings};
 pub use source::{GameExcerpt, GameSource};
 pub(crate) use table::{count_names, table_order};
 pub use table::{GameProblem, GameTable, GameTableError, StoredGame, NO_NAME};

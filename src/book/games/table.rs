@@ -257,6 +257,24 @@ impl GameTable {
         count_names(&self.names, self.games.iter().copied())
     }
 
+    /// [`GameTable::name_counts`] of the games `keep` accepts.
+    #[must_use]
+    pub fn name_counts_where(
+        &self,
+        keep: impl Fn(&StoredGame) -> bool,
+    ) -> crate::transcript::people::NameCounts {
+        count_names(&self.names, self.games.iter().filter(|g| keep(g)).copied())
+    }
+
+    /// The index of `name` in the table's names.
+    #[must_use]
+    pub fn name_index(&self, name: &str) -> Option<u32> {
+        self.names
+            .binary_search_by(|n| n.as_str().cmp(name))
+            .ok()
+            .map(|i| i as u32)
+    }
+
     /// Games per source file name.
     #[must_use]
     pub fn name_counts_of_sources(&self) -> BTreeMap<&str, u64> {

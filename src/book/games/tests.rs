@@ -550,6 +550,8 @@ fn find_games_answers_alike_by_index_and_by_table() {
                     filter: filter.as_ref(),
                     min_games: 2,
                     keep,
+                    rated: None,
+                    every_game: false,
                 };
                 for (b, held) in [(&book, None), (&book, Some(&table)), (&scanned, None)] {
                     let found = b.find_games(held, &q);
@@ -589,6 +591,8 @@ fn find_games_answers_alike_by_index_and_by_table() {
         filter: None,
         min_games: 1,
         keep: Some(1),
+        rated: None,
+        every_game: false,
     };
     assert!(matches!(
         bare.find_games(None, &q),
