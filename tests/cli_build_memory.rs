@@ -39,23 +39,35 @@ fn others(dir: &Path, keep: &[&Path]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// All of WTHOR built within a small budget (many runs, merged in several passes) is the
-/// book built in memory, byte for byte, and the folder holds nothing else afterwards.
+/// All of WTHOR built within a small budget (its positions counted first, then many runs,
+/// merged in several passes) is the book built in memory, byte for byte, on one thread as
+/// on all, and the folder holds nothing else afterwards.
 #[test]
 fn bounded_build_of_wthor_is_the_build_in_memory() {
     let dir = tempfile::tempdir().unwrap();
     let files = wthor_files(1977..=2030);
     let (a, b) = (dir.path().join("a.book"), dir.path().join("b.book"));
     build(&files, &a, &["--plies", "24", "--min-games", "2"]);
-    let said = build(
-        &files,
-        &b,
-        &["--plies", "24", "--min-games", "2", "--memory", "24M"],
-    );
-    assert!(
-        std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
-        "{said}"
-    );
+    for threads in ["1", "3"] {
+        let said = build(
+            &files,
+            &b,
+            &[
+                "--plies",
+                "24",
+                "--min-games",
+                "2",
+                "--memory",
+                "24M",
+                "--threads",
+                threads,
+            ],
+        );
+        assert!(
+            std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+            "--threads {threads}: {said}"
+        );
+    }
     assert!(others(dir.path(), &[&a, &b]).is_empty());
 }
 

@@ -138,6 +138,22 @@ pub fn build(
     created: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(BookData, BuildReport), BookError> {
+    build_kept(games, options, created, progress, &|_| true)
+}
+
+/// Which positions a build may keep, by their stable hash: the others, known to fall short
+/// of `--min-games` over the whole input, are left out, and each game's line ends before the
+/// first of them (no longer line through it can reach the minimum either).
+pub(crate) type Keep<'a> = &'a (dyn Fn(u64) -> bool + Sync);
+
+/// [`build`] with the positions left out that `keep` rejects (see [`Keep`]).
+pub(crate) fn build_kept(
+    games: &[GameRecord],
+    options: &BuildOptions,
+    created: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    keep: Keep<'_>,
+) -> Result<(BookData, BuildReport), BookError> {
     check_options(options)?;
     let plies = usize::from(options.plies);
     let (used, sources, report) = choose_games(games, options)?;
@@ -235,7 +251,7 @@ fn replay_parts(
                 outcomes.push(outcome);
                 walk(
                     g,
-                    plies,
+                    (plies, keep),
                     outcome,
                     bucket_bits,
                     &mut recs,
@@ -317,7 +333,7 @@ fn line_trie(
 /// Replays one game: one record per position up to `plies`, and its normalised line.
 fn walk(
     g: &GameRecord,
-    plies: usize,
+    (plies, keep): (usize, Keep<'_>),
     outcome: Outcome,
     bucket_bits: u32,
     recs: &mut [Vec<Rec>],
@@ -333,6 +349,7 @@ fn walk(
     };
     let mut board = Board::START;
     let mut side = Color::Black;
+    let mut line = true;
     // No position can repeat within a game: discs only increase, and a pass cannot lead to a
     // symmetric image of the same board (the image would have no move for either side). So
     // each game is counted once per position without checking.
@@ -351,24 +368,34 @@ fn walk(
         };
         let Key { player, opponent } = c.key;
         let hash = crate::book::key::stable_hash(c.key);
-        let bucket = if bucket_bits == 0 {
-            0
+        if !keep(hash) {
+            // The line ends before this position: the move that led here is taken back.
+            if line && i > 0 {
+                row[i - 1] = ROOT_CODE;
+            }
+            line = false;
         } else {
-            (hash >> (64 - bucket_bits)) as usize
-        };
-        recs[bucket].push(Rec {
-            player,
-            opponent,
-            code,
-            known: u8::from(mover != Outcome::Unknown),
-            diff: match mover {
-                Outcome::Known(d) => d,
-                Outcome::Unknown => 0,
-            },
-        });
+            let bucket = if bucket_bits == 0 {
+                0
+            } else {
+                (hash >> (64 - bucket_bits)) as usize
+            };
+            recs[bucket].push(Rec {
+                player,
+                opponent,
+                code,
+                known: u8::from(mover != Outcome::Unknown),
+                diff: match mover {
+                    Outcome::Known(d) => d,
+                    Outcome::Unknown => 0,
+                },
+            });
+        }
         if i < n {
             let mv = g.moves[i];
-            row[i] = map_code(norm, move_code(mv));
+            if line {
+                row[i] = map_code(norm, move_code(mv));
+            }
             board = board.play_move(mv).map_err(|reason| BookError::Game {
                 game: g.source.to_string(),
                 ply: i + 1,

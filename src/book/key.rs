@@ -179,8 +179,9 @@ pub const fn stable_hash(key: Key) -> u64 {
     fmix64(key.player ^ fmix64(key.opponent ^ 0x9E37_79B9_7F4A_7C15))
 }
 
+/// murmur3's 64-bit finaliser.
 #[inline]
-const fn fmix64(mut x: u64) -> u64 {
+pub(crate) const fn fmix64(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     x ^= x >> 33;

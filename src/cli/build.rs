@@ -142,6 +142,9 @@ pub(super) fn stage_text(step: Step) -> String {
             "{games} games built in {runs} part{} written to the temporary folder",
             if runs == 1 { "" } else { "s" }
         ),
+        Step::Counted { games } => {
+            format!("{games} games counted and kept in the temporary folder")
+        }
         Step::Merge { done, total } => {
             format!("merging: {done} of {total} positions of the parts")
         }

@@ -1,11 +1,15 @@
 //! A build in bounded memory: games are held as long as their build in memory, pruned,
 //! fits the budget (input that fits is built at once); beyond, they are built unpruned, as
 //! many at a time as that fits, and written as runs to the temporary folder; at the end the
-//! runs are merged into the output, pruned.
+//! runs are merged into the output, pruned. At `--min-games` 2 or more, the games beyond the
+//! budget are first counted (their positions' hashes, [`Seen`]) and kept on disk
+//! ([`Spool`]); the runs are built from them at the end, without the positions seen once.
 
 use super::input::Input;
+use super::seen::Seen;
+use super::spool::Spool;
 use super::{merge_levels, Control, Step, TempFolder};
-use crate::book::build::{build, check_options, BuildReport};
+use crate::book::build::{build, build_kept, check_options, BuildReport, Keep};
 use crate::book::data::BuildOptions;
 use crate::book::format::write_plain;
 use crate::book::BookError;
@@ -70,6 +74,9 @@ pub struct ExternalBuild<'a> {
     plies: u64,
     runs: Vec<PathBuf>,
     run_games: u64,
+    /// At `--min-games` 2 or more, once the games outgrow the budget: the positions seen
+    /// so far, and the games, kept on disk until every position has been counted.
+    counting: Option<(Seen, Spool)>,
     report: BuildReport,
     folder: TempFolder,
     control: Control<'a>,
@@ -108,6 +115,7 @@ impl<'a> ExternalBuild<'a> {
             plies: 0,
             runs: Vec::new(),
             run_games: 0,
+            counting: None,
             report: BuildReport::default(),
             folder: TempFolder::beside(output),
             control,
@@ -117,16 +125,13 @@ impl<'a> ExternalBuild<'a> {
     /// Adds games; writes a run when the budget is reached.
     pub fn push(&mut self, games: Vec<GameRecord>) -> Result<(), BookError> {
         self.control.check()?;
+        if self.counting.is_some() {
+            return self.count(games);
+        }
         let plies = usize::from(self.options.plies);
-        for g in games {
-            self.report.games_read += 1;
-            if g.start != crate::board::Position::START {
-                self.report.other_start += 1;
-            } else if !self.options.filter.accepts(&g) {
-                self.report.filtered_out += 1;
-            } else {
-                self.report.games_used += 1;
-            }
+        let mut games = games.into_iter();
+        while let Some(g) = games.next() {
+            self.tally(&g);
             let (record, replayed) = footprint(&g, plies);
             // Until the first run, the games held may still all be built at once, pruned:
             // they are held as long as that build fits.
@@ -137,6 +142,19 @@ impl<'a> ExternalBuild<'a> {
             };
             let after = self.held + record + (self.plies + replayed) * per_ply(min);
             if after > self.memory && !self.pending.is_empty() {
+                if self.options.min_games >= 2 {
+                    // Every position must be counted before any run is written.
+                    let held = std::mem::take(&mut self.pending);
+                    self.held = 0;
+                    self.plies = 0;
+                    self.counting = Some((
+                        Seen::new(self.memory / 2),
+                        Spool::create(self.folder.path()?)?,
+                    ));
+                    self.count_games(held)?;
+                    self.count_games(vec![g])?;
+                    return self.count(games.collect());
+                }
                 self.spill()?;
             }
             self.held += record;
@@ -144,6 +162,50 @@ impl<'a> ExternalBuild<'a> {
             self.pending.push(g);
         }
         Ok(())
+    }
+
+    /// Counts `g` in the report.
+    fn tally(&mut self, g: &GameRecord) {
+        self.report.games_read += 1;
+        if !self.used(g) {
+            if g.start == crate::board::Position::START {
+                self.report.filtered_out += 1;
+            } else {
+                self.report.other_start += 1;
+            }
+        } else {
+            self.report.games_used += 1;
+        }
+    }
+
+    fn used(&self, g: &GameRecord) -> bool {
+        uses(&self.options, g)
+    }
+
+    /// Counts the positions of `games` and keeps them on disk (at `--min-games` 2 or more,
+    /// once the games outgrew the budget).
+    fn count(&mut self, games: Vec<GameRecord>) -> Result<(), BookError> {
+        games.iter().for_each(|g| self.tally(g));
+        self.count_games(games)
+    }
+
+    fn count_games(&mut self, games: Vec<GameRecord>) -> Result<(), BookError> {
+        use rayon::prelude::*;
+        let Some((seen, spool)) = &mut self.counting else {
+            return Ok(());
+        };
+        let plies = usize::from(self.options.plies);
+        let options = &self.options;
+        games
+            .par_iter()
+            .filter(|g| uses(options, g))
+            .for_each(|g| position_hashes(g, plies, |h| seen.add(h)));
+        for g in &games {
+            spool.put(g)?;
+        }
+        let games = spool.games();
+        (self.control.progress)(Step::Counted { games });
+        self.control.check()
     }
 
     /// What happened to the games pushed so far.
@@ -178,18 +240,48 @@ impl<'a> ExternalBuild<'a> {
                 .count()
                 .max(1);
             let run: Vec<GameRecord> = games.drain(..take).collect();
-            self.spill_run(&run)?;
+            self.spill_run(&run, &|_| true)?;
         }
         Ok(())
     }
 
-    /// Builds `games`, unpruned, and writes them as one run.
-    fn spill_run(&mut self, games: &[GameRecord]) -> Result<(), BookError> {
+    /// Builds the games kept on disk, a run at a time within the budget, leaving out the
+    /// positions seen once.
+    fn spill_counted(&mut self) -> Result<(), BookError> {
+        let Some((mut seen, mut spool)) = self.counting.take() else {
+            return Ok(());
+        };
+        seen.seal();
+        let budget = self.memory.saturating_sub(seen.bytes()).max(1);
+        let plies = usize::from(self.options.plies);
+        let mut games = spool.reader()?;
+        let keep = |h: u64| seen.again(h);
+        let mut run = Vec::new();
+        let mut bytes = 0u64;
+        while let Some(g) = games.next()? {
+            let (record, replayed) = footprint(&g, plies);
+            let size = record + replayed * per_ply(1);
+            if bytes + size > budget && !run.is_empty() {
+                self.spill_run(&std::mem::take(&mut run), &keep)?;
+                bytes = 0;
+            }
+            bytes += size;
+            run.push(g);
+        }
+        if !run.is_empty() {
+            self.spill_run(&run, &keep)?;
+        }
+        Ok(())
+    }
+
+    /// Builds `games`, unpruned but for the positions `keep` rejects, and writes them as
+    /// one run.
+    fn spill_run(&mut self, games: &[GameRecord], keep: Keep<'_>) -> Result<(), BookError> {
         let exact = BuildOptions {
             min_games: 1,
             ..self.options.clone()
         };
-        let (data, report) = build(games, &exact, self.created, &|_| {})?;
+        let (data, report) = build_kept(games, &exact, self.created, &|_| {}, keep)?;
         let path = self
             .folder
             .path()?
@@ -207,6 +299,7 @@ impl<'a> ExternalBuild<'a> {
     /// Writes the book to `output`: built at once if every game was held, else merged
     /// from the runs. The temporary folder is removed whatever happens.
     pub fn finish(mut self, output: &Path) -> Result<(Written, BuildReport), BookError> {
+        self.spill_counted()?;
         if self.runs.is_empty() {
             let (data, _) = build(&self.pending, &self.options, self.created, &|_| {})?;
             self.pending = Vec::new();
@@ -232,5 +325,25 @@ impl<'a> ExternalBuild<'a> {
         )?;
         written.runs = runs.len();
         Ok((written, std::mem::take(&mut self.report)))
+    }
+}
+
+/// Whether a build of `options` uses `g`: from the start, and passing the filter.
+fn uses(options: &BuildOptions, g: &GameRecord) -> bool {
+    g.start == crate::board::Position::START && options.filter.accepts(g)
+}
+
+/// Calls `f` with the stable hash of each canonical position of `g` a build `plies` deep
+/// counts (as the build replays it; an illegal move ends it, the build reports it).
+fn position_hashes(g: &GameRecord, plies: usize, mut f: impl FnMut(u64)) {
+    let mut board = crate::board::Board::START;
+    for i in 0..=g.moves.len().min(plies) {
+        f(crate::book::key::stable_hash(
+            crate::book::key::Canonical::of(&board).key,
+        ));
+        match g.moves.get(i).map(|&m| board.play_move(m)) {
+            Some(Ok(b)) => board = b,
+            _ => return,
+        }
     }
 }

@@ -12,6 +12,8 @@ mod games;
 mod index;
 mod input;
 mod positions;
+mod seen;
+mod spool;
 mod trie;
 
 pub use builder::{ExternalBuild, Written};
@@ -37,6 +39,11 @@ pub enum Step {
         /// Runs written so far.
         runs: usize,
         /// Games in them.
+        games: u64,
+    },
+    /// Games counted (their positions) and kept on disk for a second pass.
+    Counted {
+        /// Games so far.
         games: u64,
     },
     /// Merging: positions of the inputs merged so far, of `total`.
