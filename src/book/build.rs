@@ -160,7 +160,7 @@ pub(crate) fn build_kept(
     // Lines for the trie and per-ply records for the position table, per part of the input.
     let expected: usize = used.iter().map(|g| g.moves.len().min(plies) + 1).sum();
     let bucket_bits = (expected / 16384).max(1).ilog2().min(12);
-    let parts = replay_parts(&used, plies, bucket_bits, progress)?;
+    let parts = replay_parts(&used, (plies, keep), bucket_bits, progress)?;
     let (positions, moves) = position_table(&parts, 1 << bucket_bits, options.min_games)?;
     let nodes = line_trie(parts, used.len(), plies, options.min_games)?;
     let info = BookInfo {
@@ -226,11 +226,12 @@ fn choose_games<'a>(
 /// (`plies` codes) and each game's outcome.
 type Part = (Vec<Vec<Rec>>, Vec<u8>, Vec<Outcome>);
 
-/// Replays `used` in parts, in parallel: the records of every position, sorted into
-/// `2^bucket_bits` buckets by hash, and every game's line and outcome.
+/// Replays `used` in parts, in parallel, up to `plies` and the first position `keep`
+/// rejects: the records of every position, sorted into `2^bucket_bits` buckets by hash, and
+/// every game's line and outcome.
 fn replay_parts(
     used: &[&GameRecord],
-    plies: usize,
+    (plies, keep): (usize, Keep<'_>),
     bucket_bits: u32,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Vec<Part>, BookError> {
