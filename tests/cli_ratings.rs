@@ -382,3 +382,23 @@ fn the_default_books_ratings_are_reproducible_and_rank_the_strong_programs_first
         y["ratings"]
     );
 }
+
+/// `games players` and `games events` with neither a file nor `--book` stopped at "no game
+/// file given", where every other book command reads the default book.
+#[test]
+fn regression_games_players_without_a_file_did_not_read_the_default_book() {
+    for sub in ["players", "events"] {
+        let default = json(&["games", sub, "--limit", "3", "--format", "json"]);
+        let named = json(&[
+            "games",
+            sub,
+            "--book",
+            "books/wthor.book",
+            "--limit",
+            "3",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(default, named, "{sub}");
+    }
+}

@@ -4,10 +4,12 @@
 use super::common::bad;
 use super::output_path::{claim, Output};
 use anyhow::{Context, Result};
+use othbook::board::Board;
 use othbook::engine::selectivity::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
-use othbook::engine::{Engine, EngineOptions, PatternEval};
+use othbook::engine::{Engine, EngineOptions, PatternEval, SearchEval};
 use othbook::train::probcut_calibration::{
-    fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv, MIN_FIT_SAMPLES,
+    fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv, EndSample, MidSample,
+    MIN_FIT_SAMPLES,
 };
 use othbook::transcript::{ingest, IngestOptions};
 use std::io::Write;
@@ -126,25 +128,7 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
         eval,
     )?;
     let start = Instant::now();
-    let total = mid.len() + end.len();
-    let progress = |i: usize| {
-        if i.is_multiple_of(20) {
-            eprintln!(
-                "{i}/{total} positions, {:.0} s",
-                start.elapsed().as_secs_f64()
-            );
-        }
-    };
-    let mut mid_samples = Vec::with_capacity(mid.len());
-    for (i, (band, b)) in mid.iter().enumerate() {
-        mid_samples.push(measure_midgame(&mut engine, *band, b)?);
-        progress(i + 1);
-    }
-    let mut end_samples = Vec::with_capacity(end.len());
-    for (i, b) in end.iter().enumerate() {
-        end_samples.push(measure_endgame(&mut engine, b)?);
-        progress(mid.len() + i + 1);
-    }
+    let (mid_samples, end_samples) = measure_all(&mut engine, &mid, &end, start)?;
     if let Some(f) = &samples_file {
         let tsv = samples_tsv(&mid_samples, &end_samples);
         othbook::atomic_file::replace(f.path(), |w| w.write_all(tsv.as_bytes()))
@@ -183,4 +167,34 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
         out.write_all(text.as_bytes())?;
     }
     Ok(())
+}
+
+/// Searches every sampled position (midgame pairs, then endgame solves), with progress on
+/// stderr every 20 positions.
+fn measure_all<E: SearchEval>(
+    engine: &mut Engine<E>,
+    mid: &[(usize, Board)],
+    end: &[Board],
+    start: Instant,
+) -> Result<(Vec<MidSample>, Vec<EndSample>)> {
+    let total = mid.len() + end.len();
+    let progress = |i: usize| {
+        if i.is_multiple_of(20) {
+            eprintln!(
+                "{i}/{total} positions, {:.0} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let mut mid_samples = Vec::with_capacity(mid.len());
+    for (i, (band, b)) in mid.iter().enumerate() {
+        mid_samples.push(measure_midgame(engine, *band, b)?);
+        progress(i + 1);
+    }
+    let mut end_samples = Vec::with_capacity(end.len());
+    for (i, b) in end.iter().enumerate() {
+        end_samples.push(measure_endgame(engine, b)?);
+        progress(mid.len() + i + 1);
+    }
+    Ok((mid_samples, end_samples))
 }

@@ -45,7 +45,8 @@ enum Sub {
 #[derive(clap::Args, Debug)]
 struct Input {
     /// Game files: .gam, .wtb, .ggf, .pgn, .csv, move lists (.txt); any text format may be .gz.
-    /// (`games players` and `games events` also read a book: `--book B` or a .book file.)
+    /// (`games players` and `games events` also read a book: `--book B` or a .book file; with
+    /// no file, the default book.)
     files: Vec<PathBuf>,
     /// Read every file as this format (gam, wthor, ggf, pgn, moves, csv) instead of by
     /// extension and content.
@@ -433,11 +434,12 @@ fn tsv(report: &GameStatsReport) -> String {
     s
 }
 
-/// The book `games players` / `games events` read (`--book B`, or one .book file given as
-/// input), `None` for game files.
+/// The book `games players` / `games events` read (`--book B`, one .book file given as
+/// input, or the default book when no file is given), `None` for game files.
 fn names_book(a: &NamesArgs) -> Result<Option<PathBuf>> {
     Ok(match (&a.book, a.input.files.as_slice()) {
         (Some(b), _) => Some(b.clone()),
+        (None, []) => Some(othbook::book::default_path()),
         (None, [one])
             if one
                 .extension()

@@ -139,7 +139,7 @@ enum Command {
     /// Example: othbook merge a.book b.book -o ab.book
     Merge(merge::Args),
     /// A book's values, smaller books and other programs' books: evaluate, apply, deviate,
-    /// enhance, fix, subtree, prune, import, add-games, export.
+    /// enhance, fix, loss, subtree, prune, import, add-games, export.
     /// Example: othbook book evaluate my.book --depth 12
     Book(book::Args),
     /// Show a book's header, counts, sources and build options.
