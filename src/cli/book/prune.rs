@@ -78,7 +78,10 @@ fn cut(args: &Args, data: BookData) -> Result<(BookData, Vec<(String, CutReport)
         let (pruned, report) = book.pruned_to_window(w).map_err(refused)?;
         let discs = f64::from(w) / f64::from(SCORE_SCALE);
         reports.push((
-            format!("moves within {discs} discs of the best and the positions they reach"),
+            format!(
+                "moves within {discs} {} of the best and the positions they reach",
+                if discs == 1.0 { "disc" } else { "discs" }
+            ),
             report,
         ));
         book = pruned;
