@@ -318,8 +318,50 @@ fn the_options_of_values_need_it() {
         &["bench", "--values", "--quality"],
         &["bench", "small.book"],
         &["bench", "--values", "small.book", "--exact-empties", "31"],
+        &["bench", "--reference-depth", "8"],
+        &["bench", "--values", "small.book", "--reference-depth", "61"],
+        &[
+            "bench",
+            "--values",
+            "small.book",
+            "--reference-depth",
+            "8",
+            "--deeper",
+            "2",
+        ],
+        &[
+            "bench",
+            "--values",
+            "small.book",
+            "--reference-selectivity",
+            "50",
+        ],
     ] {
         let (code, _, err) = run_in(books(), args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn an_explicit_judge_replaces_the_books_depth_and_selectivity() {
+    let judged = |extra: &[&str]| {
+        let mut args = vec!["--deep-sample", "2", "--seed", "3"];
+        args.extend_from_slice(extra);
+        let r = measure("small.book", &args);
+        let s = &r["settings"];
+        (
+            s["reference_depth"].as_u64().unwrap(),
+            s["reference_selectivity"].as_str().unwrap().to_string(),
+        )
+    };
+    let (depth, level) = judged(&[]);
+    assert_eq!(
+        judged(&["--reference-depth", "7", "--reference-selectivity", "87"]),
+        (7, "87%".to_string())
+    );
+    assert_eq!(judged(&["--reference-depth", "5"]), (5, level));
+    assert_ne!(
+        depth, 5,
+        "the default judge is the book's leaf depth plus --deeper"
+    );
 }

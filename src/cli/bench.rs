@@ -50,13 +50,15 @@ reproducible; a change in it means the search itself changed.\n\n\
 --ffo-range solves other FFO positions (the signature then covers them instead of #40-#44).\n\n\
 --values [BOOK] measures an evaluated book's values instead: its positions with at most \
 --exact-empties empties are solved exactly, a seeded sample of the earlier ones is searched --deeper \
-plies beyond its leaves (full width); per empty count and per band of 6 plies it gives the mean \
+plies beyond its leaves at the book's selectivity (or to --reference-depth at \
+--reference-selectivity: one judge for two books); per empty count and per band of 6 plies it gives the mean \
 difference, the share with the wrong win/draw/loss, and how often the book's best move is the \
 search's best. Each position is searched on one thread from a cleared table, so the figures do not \
 depend on --threads (all cores by default with --values).\n\n\
 Examples:\n  othbook bench\n  othbook bench --ffo ../shared/data/ffo/ffo.obf --threads 2\n  \
 othbook bench --ffo-range 40-59 --threads 2\n  othbook bench --quality --eval books/eval.bin\n  \
-othbook bench --values books/wthor.book --sample 24 --deep-sample 24 --json"
+othbook bench --values books/wthor.book --sample 24 --deep-sample 24 --json\n  \
+othbook bench --values old.book --reference-depth 22 --reference-selectivity 73"
 )]
 #[command(group(clap::ArgGroup::new("report").args(["quality", "values"])))]
 pub struct Args {

@@ -15,7 +15,7 @@ use anyhow::Result;
 use othbook::board::{Bitboard, Board, Move};
 use othbook::book::key::{equivalent_moves, stable_hash, Key};
 use othbook::book::{board_of, Book, Leaf, Score, ValueKind};
-use othbook::engine::{Engine, EngineOptions, MAX_DEPTH};
+use othbook::engine::{Engine, EngineOptions, Selectivity, MAX_DEPTH};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -61,6 +61,19 @@ pub struct ValuesArgs {
         requires = "values"
     )]
     pub deeper: u32,
+    /// Depth of the searches of the earlier positions, instead of the book's leaf depth plus
+    /// --deeper: one judge for two books evaluated at different depths.
+    #[arg(
+        long,
+        value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64),
+        conflicts_with = "deeper",
+        requires = "values"
+    )]
+    pub reference_depth: Option<u32>,
+    /// Multi-ProbCut level of those searches (73, 87, 95, 98, 99 or 100; default: the one the
+    /// book was evaluated at, so that only the depth differs).
+    #[arg(long, value_name = "LEVEL", requires = "values")]
+    pub reference_selectivity: Option<Selectivity>,
     /// Seed of the samples: the same seed picks the same positions.
     #[arg(long, default_value_t = 1, requires = "values")]
     pub seed: u64,
@@ -241,7 +254,9 @@ pub fn measure(args: &ValuesArgs, threads: usize, hash_mb: usize) -> Result<Valu
             path.display()
         ))
     })?;
-    let depth = u32::from(info.depth) + args.deeper;
+    let depth = args
+        .reference_depth
+        .unwrap_or(u32::from(info.depth) + args.deeper);
     if depth > MAX_DEPTH {
         return Err(bad(format!(
             "--deeper {}: the book's leaves are {} plies deep, and searches go to {MAX_DEPTH} at most",
@@ -251,8 +266,11 @@ pub fn measure(args: &ValuesArgs, threads: usize, hash_mb: usize) -> Result<Valu
     let reference = Reference {
         exact_empties: args.exact_empties,
         depth,
-        // The book's own selectivity, so that only the depth differs.
-        selectivity: othbook::learn::selectivity_of(&info)?,
+        // By default the book's own selectivity, so that only the depth differs.
+        selectivity: match args.reference_selectivity {
+            Some(s) => s,
+            None => othbook::learn::selectivity_of(&info)?,
+        },
         hash_mb,
     };
     let (groups, jobs) = plan(&book, args)?;
