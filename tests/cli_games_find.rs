@@ -304,7 +304,12 @@ fn books_without_a_game_table_still_open_and_say_what_is_missing() {
     data.games = None;
     othbook::book::write_book(&old, &data).unwrap();
     let book = othbook::book::Book::open(&old).unwrap();
-    assert_eq!(book.version(), 2, "values and no games: version 2");
+    let selective = book.info().evaluation.is_some_and(|e| e.selectivity < 100);
+    assert_eq!(
+        book.version(),
+        if selective { 4 } else { 2 },
+        "values and no games: version 2, or 4 with a selectivity"
+    );
     let old = old.to_str().unwrap();
     assert!(stdout_of(&["explore", "f5", "--book", old]).contains("games"));
     for args in [
@@ -326,11 +331,14 @@ fn books_without_a_game_table_still_open_and_say_what_is_missing() {
     let restored = dir.path().join("restored.book");
     args.extend(["-o", restored.to_str().unwrap()]);
     stdout_of(&args);
-    // With the index of its games (version 5); without it, the default book byte for byte.
+    // With the index of its games (version 5); with the index as the default book has it,
+    // the default book byte for byte.
     let book = othbook::book::Book::open(&restored).unwrap();
     assert!(book.has_game_index());
     let mut back = book.to_data().unwrap();
-    back.game_index = false;
+    back.game_index = othbook::book::Book::open(othbook::book::default_path())
+        .unwrap()
+        .has_game_index();
     assert!(
         othbook::book::encode(&back).unwrap()
             == std::fs::read(othbook::book::default_path()).unwrap(),
@@ -352,6 +360,57 @@ fn books_without_a_game_table_still_open_and_say_what_is_missing() {
     assert_eq!(code, Some(2));
     assert!(err.contains("not the book's"), "{err}");
     assert!(!wrong.exists());
+}
+
+#[test]
+fn regression_add_games_refused_a_book_with_its_games_but_no_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let unindexed = dir.path().join("unindexed.book");
+    let mut data = othbook::book::Book::open(othbook::book::default_path())
+        .unwrap()
+        .to_data()
+        .unwrap();
+    data.game_index = false;
+    othbook::book::write_book(&unindexed, &data).unwrap();
+    let book = othbook::book::Book::open(&unindexed).unwrap();
+    assert!(!book.has_game_index() && book.version() < 5);
+    let indexed = dir.path().join("indexed.book");
+    let out = stdout_of(&[
+        "book",
+        "add-games",
+        unindexed.to_str().unwrap(),
+        "-o",
+        indexed.to_str().unwrap(),
+    ]);
+    assert!(out.contains("index of its 127475 games added"), "{out}");
+    let book = othbook::book::Book::open(&indexed).unwrap();
+    assert!(book.has_game_index() && book.version() == 5);
+    data.game_index = true;
+    assert!(
+        othbook::book::encode(&data).unwrap() == std::fs::read(&indexed).unwrap(),
+        "the same book with the index of its games"
+    );
+    // Once indexed there is nothing to do, and nothing is written.
+    let again = dir.path().join("again.book");
+    let out = stdout_of(&[
+        "book",
+        "add-games",
+        indexed.to_str().unwrap(),
+        "-o",
+        again.to_str().unwrap(),
+    ]);
+    assert!(out.contains("nothing to do"), "{out}");
+    assert!(!again.exists());
+    // A book without games still needs the game files.
+    data.games = None;
+    let bare = dir.path().join("bare.book");
+    othbook::book::write_book(&bare, &data).unwrap();
+    let (code, _, err) = run_in(
+        Path::new("."),
+        &["book", "add-games", bare.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("give the game files"), "{err}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! `othbook book add-games`: gives a book written before format version 3 the table of its
-//! games, keeping its values: the games are read again, checked to make exactly the book's
-//! statistics, and stored.
+//! `othbook book add-games`: gives a book written before format version 5 the table of its
+//! games and their index, keeping its values: the games are read again, checked to make
+//! exactly the book's statistics, and stored (a book that holds them already only gains the
+//! index).
 
 use super::output;
 use crate::cli::common::{bad, distinct_files, input_format, unreadable_inputs};
@@ -17,14 +18,16 @@ use std::path::PathBuf;
     after_help = "Give the game files the book was built from, with the same --dedupe \
 and --input-format: they are built again with the book's options and must give exactly its \
 games, positions, moves and lines (otherwise nothing is written). Values, sources and the \
-date are kept; the book becomes format version 5 (games and their index).\n\n\
-Example:\n  othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb"
+date are kept; the book becomes format version 5 (games and their index). A book of format \
+version 3 or 4 already holds its games: it only gains their index, and no game file is needed.\n\n\
+Examples:\n  othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb\n  \
+othbook book add-games old-v4.book"
 )]
 pub struct Args {
     /// The book.
     book: PathBuf,
-    /// The game files it was built from.
-    #[arg(required = true)]
+    /// The game files it was built from (not needed when the book holds its games without
+    /// their index: format versions 3 and 4).
     inputs: Vec<PathBuf>,
     /// Write the result here (default: replace BOOK); a file, not `-`. The output is locked
     /// while the command runs: a second othbook writing it stops at once (exit code 75).
@@ -43,14 +46,37 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let path = target.path();
     distinct_files(&args.inputs, &[path])?;
     let mut data = output::read(&args.book)?;
-    if data.games.is_some() {
+    if let Some(table) = &data.games {
+        let games = table.len();
+        if data.game_index {
+            writeln!(
+                out,
+                "{}: the book already holds its {games} games and their index; nothing to do",
+                args.book.display(),
+            )?;
+            return Ok(());
+        }
+        // A format version 3 or 4 book holds its games without their index: the index is
+        // made from the table itself, so no game file needs reading.
+        data.game_index = true;
+        let bytes = output::write(path, &data)?;
+        let unread = if args.inputs.is_empty() {
+            String::new()
+        } else {
+            " (its games were already in the book: the game files were not read)".to_string()
+        };
         writeln!(
             out,
-            "{}: the book already holds its {} games; nothing to do",
-            args.book.display(),
-            data.info.games
+            "{}: the index of its {games} games added{unread}; format version 5, {bytes} bytes",
+            path.display(),
         )?;
         return Ok(());
+    }
+    if args.inputs.is_empty() {
+        return Err(bad(format!(
+            "{}: the book holds no games: give the game files it was built from",
+            args.book.display()
+        )));
     }
     if data.info.options.plies == 0 {
         return Err(bad(format!(

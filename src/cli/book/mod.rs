@@ -49,7 +49,7 @@ enum Command {
     /// Read another program's book (Edax book.dat or text, Egaroucid .egbk3/.egbk2) into an othbook book with values.
     /// Example: othbook book import book.dat -o edax.book
     Import(import::Args),
-    /// Give a book written before format version 3 the table of its games (values kept).
+    /// Give a book written before format version 5 the table of its games and their index (values kept).
     /// Example: othbook book add-games books/wthor.book ../shared/data/wthor/*.wtb
     AddGames(add_games::Args),
     /// Write the positions below a line, with their games and values, as a book of their own.
