@@ -1,5 +1,6 @@
-//! Adding positions and moves that no game reached (deviation learning): the tables are
-//! rebuilt so that they keep their order (positions by stable hash, moves by code).
+//! Adding positions and moves that no game reached (deviation learning, enhancement), and
+//! removing them again: the tables are rebuilt so that they keep their order (positions by
+//! stable hash, moves by code).
 
 use crate::book::data::{pos_entry, BookData, MoveEntry};
 use crate::book::eval::PosEval;
@@ -75,5 +76,36 @@ impl BookData {
         self.positions = new_positions;
         self.moves = new_moves;
         Ok(added)
+    }
+}
+
+impl BookData {
+    /// Removes what no game reached from a book built from games: the positions `book deviate`
+    /// and `book enhance` added and the moves with no games (into them, or added between two
+    /// book positions). They are in the book for their values only. A book read from another
+    /// program (no plies: none of its positions has games) is left as it is.
+    pub fn drop_unplayed(&mut self) {
+        let unplayed = self.positions.iter().any(|p| p.stats.games() == 0)
+            || self.moves.iter().any(|m| m.stats.games() == 0);
+        if self.info.options.plies == 0 || !unplayed {
+            return;
+        }
+        let mut positions = Vec::with_capacity(self.positions.len());
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for p in self.positions.iter().filter(|p| p.stats.games() > 0) {
+            let start = p.first_move as usize;
+            let first = moves.len();
+            moves.extend(
+                self.moves[start..start + p.move_count as usize]
+                    .iter()
+                    .filter(|m| m.stats.games() > 0),
+            );
+            let mut kept = *p;
+            kept.first_move = u32::try_from(first).expect("fewer moves than before");
+            kept.move_count = (moves.len() - first) as u16;
+            positions.push(kept);
+        }
+        self.positions = positions;
+        self.moves = moves;
     }
 }

@@ -49,9 +49,11 @@ pub fn board_of(key: Key) -> Board {
 }
 
 impl BookData {
-    /// Forgets the values: the book is then written as format version 1. Positions added by
-    /// deviation stay, with no games.
+    /// Forgets the values, and what deviation and enhancement added for them (positions and
+    /// moves no game reached): the book is then what its games make, written as format
+    /// version 1 (or 3 and 5 with its games).
     pub fn strip_values(&mut self) {
+        self.drop_unplayed();
         self.info.evaluation = None;
         for p in &mut self.positions {
             p.eval = crate::book::PosEval::default();

@@ -390,3 +390,20 @@ fn deviation_adds_gameless_positions_deterministically_and_keeps_the_invariant()
     let (_, capped) = deviated(&data, 2, 5);
     assert_eq!(capped.added, 5);
 }
+
+#[test]
+fn regression_stripping_values_kept_the_positions_added_for_them() {
+    let data = evaluated(&book(60, 20), settings(3, 8), 2);
+    let (mut grown, report) = deviated(&data, 2, 100_000);
+    assert!(report.added > 0, "{report:?}");
+    assert!(grown.moves.len() > data.moves.len());
+    let mut plain = data.clone();
+    plain.strip_values();
+    grown.strip_values();
+    assert!(grown.positions.iter().all(|p| p.stats.games() > 0));
+    assert!(grown.moves.iter().all(|m| m.stats.games() > 0));
+    assert!(
+        encode(&grown).unwrap() == encode(&plain).unwrap(),
+        "without values a deviated book is the book its games make"
+    );
+}
