@@ -46,6 +46,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/style.css", get(assets::style))
         .route("/graph.js", get(assets::graph))
         .route("/history.js", get(assets::history))
+        .route("/play.js", get(assets::play))
         .nest("/api/v1", api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
