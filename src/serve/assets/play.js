@@ -110,7 +110,7 @@ function userMayPlay() {
 // The analysis on the board: each legal move's engine score for the side to move.
 function drawAnalysis() {
   const a = state.answer;
-  if (!a || !$("play-analysis").checked) return;
+  if (!a || !playing.on || !$("play-analysis").checked) return;
   const sign = a.side === "black" ? 1 : -1;
   const scored = a.moves.filter((m) => m.eval != null);
   const best = Math.max(...scored.map((m) => sign * m.eval));
@@ -123,6 +123,7 @@ function drawAnalysis() {
       label.className = "eval-label" + (v === best ? " best" : "");
       label.textContent = Math.abs(v) >= 10 ? Math.round(v) : v.toFixed(1);
       sq.appendChild(label);
+      sq.classList.add("scored");
       sq.title = `play ${name}: ${fmt(v)} for ${a.side}`;
     }
   }
@@ -162,6 +163,7 @@ function startPlaying(on) {
   stopAsking();
   if (on && state.answer) engineTurn(state.answer);
   else setPlayStatus("", false);
+  drawBoard();
 }
 
 function switchSides() {
