@@ -275,3 +275,20 @@ fn a_game_played_to_its_end_is_saved_as_pgn_and_ggf() {
     );
     assert!(e.contains("f5"), "{e}");
 }
+
+/// `serve --play-max-time` out of range (or not a number of seconds) is a usage error that
+/// says the range, before anything is served.
+#[test]
+fn serve_refuses_a_play_time_cap_out_of_range() {
+    for bad in ["0", "-1", "700", "nan", "inf"] {
+        let arg = format!("--play-max-time={bad}");
+        let out = common::othbook()
+            .args(["serve", "--addr", "127.0.0.1:0", &arg])
+            .timeout(common::HANG)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{arg}: {err}");
+        assert!(err.contains("0.01 to 600 seconds"), "{arg}: {err}");
+    }
+}
