@@ -6,8 +6,9 @@
 
 mod common;
 
-use common::web::{request, send_only, wait_until, TestServer};
+use common::web::{request, send_only, wait_until, TestServer, BOOK};
 use othbook::board::{parse_moves, Position};
+use othbook::book::Book;
 use othbook::serve::ServeOptions;
 use othbook::transcript::{ingest_bytes, Format, IngestOptions};
 use serde_json::{json, Value};
@@ -75,6 +76,19 @@ fn the_engine_answers_a_legal_move_searched_or_from_the_book() {
     assert_eq!(v["from_book"], true, "{v}");
     assert!(v["source"].as_str().unwrap().starts_with("book-"), "{v}");
     assert_eq!(v["nodes"], 0);
+    // Without a margin, the book's best by its values (as `match`'s players choose), with
+    // the book's value as the score.
+    let book = Book::open_lazy(BOOK).unwrap();
+    let valued = book.try_best_moves(&after("f5d6").board).unwrap();
+    let top = valued.iter().map(|m| m.score.score).max().unwrap();
+    for _ in 0..3 {
+        let v = play(&s, &json!({"moves": "f5d6", "randomness": 0}));
+        let mv = parse_moves(v["move"].as_str().unwrap()).unwrap()[0];
+        let m = valued.iter().find(|m| m.mv == mv).expect("a book move");
+        assert_eq!(m.score.score, top, "{v}");
+        assert_eq!(v["source"], "book-value");
+        assert_eq!(v["score"].as_f64(), Some(m.score.discs()), "{v}");
+    }
     // With a margin, any of the book's moves within it; still legal.
     for _ in 0..5 {
         let v = play(&s, &json!({"moves": "f5d6", "randomness": 3.0}));
