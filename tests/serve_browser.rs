@@ -4,211 +4,20 @@
 //! position; arrow keys step back and forth; a phone-sized window has no sideways scrolling.
 //! The review view reviews the line, shows the API's figures, and jumps to a move when one is
 //! clicked. With two books, the selector switches the move table, keeps the line and puts
-//! the book in the address. Screenshots are kept in target/browser/ (not committed).
+//! the book in the address. A game is played against the engine to its end (with a take-back,
+//! a switch of sides and the analysis on the board), saved as PGN and GGF, and reviewed.
+//! Screenshots are kept in target/browser/ (not committed).
 
 mod common;
 
-use common::web::{base64_decode, request, TestServer, BOOK};
+use common::browser::{Driver, Session};
+use common::web::{TestServer, BOOK};
 use othbook::board::{parse_moves, Position};
 use othbook::book::Book;
 use othbook::serve::ServeOptions;
+use othbook::transcript::{ingest_bytes, Format, IngestOptions};
 use serde_json::{json, Value};
-use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-/// WebDriver's key for an element in JSON answers.
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
-
-/// chromedriver on a free port; killed when dropped.
-struct Driver {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Driver {
-    /// chromedriver started; `None` (the test skipped) if it or Chromium is not installed.
-    fn start() -> Option<Driver> {
-        common::tool(CHROMIUM, "chromium")?;
-        common::tool(CHROMEDRIVER, "chromium-driver")?;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let d = Driver { child, addr };
-        let start = Instant::now();
-        while std::net::TcpStream::connect(addr).is_err() {
-            assert!(
-                start.elapsed() < common::HANG,
-                "chromedriver does not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Some(d)
-    }
-
-    /// A WebDriver command: its `value`, which must not be an error.
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let text = body.map(|b| b.to_string());
-        let (status, answer) = request(self.addr, method, path, text.as_deref().map(str::as_bytes));
-        let v: Value =
-            serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{path}: {e}: {answer}"));
-        assert_eq!(status, 200, "{method} {path}: {answer}");
-        v["value"].clone()
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A browser session.
-struct Session<'a> {
-    driver: &'a Driver,
-    id: String,
-    /// Chromium's profile folder, removed after the session (and with it the browser) ends.
-    _profile: tempfile::TempDir,
-}
-
-impl Session<'_> {
-    fn new(driver: &Driver) -> Session<'_> {
-        let profile = tempfile::tempdir().unwrap();
-        let args = [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-dev-shm-usage",
-            "--window-size=1280,900",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([format!("--user-data-dir={}", profile.path().display())])
-        .collect::<Vec<_>>();
-        let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args}
-        }}});
-        let v = driver.call("POST", "/session", Some(caps));
-        Session {
-            driver,
-            id: v["sessionId"].as_str().unwrap().to_string(),
-            _profile: profile,
-        }
-    }
-
-    fn cmd(&self, method: &str, what: &str, body: Option<Value>) -> Value {
-        self.driver
-            .call(method, &format!("/session/{}/{what}", self.id), body)
-    }
-
-    fn script(&self, script: &str) -> Value {
-        self.cmd(
-            "POST",
-            "execute/sync",
-            Some(json!({"script": script, "args": []})),
-        )
-    }
-
-    fn element(&self, css: &str) -> String {
-        let v = self.cmd(
-            "POST",
-            "element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        v[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("{css}: {v}"))
-            .to_string()
-    }
-
-    fn click(&self, css: &str) {
-        let e = self.element(css);
-        self.cmd("POST", &format!("element/{e}/click"), Some(json!({})));
-    }
-
-    fn keys(&self, css: &str, text: &str) {
-        let e = self.element(css);
-        self.cmd(
-            "POST",
-            &format!("element/{e}/value"),
-            Some(json!({"text": text})),
-        );
-    }
-
-    /// Waits until the move table shows `line`.
-    fn wait_for_line(&self, line: &str) {
-        let start = Instant::now();
-        loop {
-            let v = self.script("const t = document.getElementById('moves'); return t.dataset.line === undefined ? null : t.dataset.line;");
-            if v.as_str() == Some(line) {
-                return;
-            }
-            assert!(
-                start.elapsed() < common::HANG,
-                "the table never showed {line:?} (shows {v})"
-            );
-            std::thread::sleep(Duration::from_millis(25));
-        }
-    }
-
-    /// Waits until the expression `js` gives `want`.
-    fn wait_for(&self, js: &str, want: &str) {
-        let start = Instant::now();
-        loop {
-            let v = self.script(&format!("return String({js});"));
-            if v.as_str() == Some(want) {
-                return;
-            }
-            assert!(
-                start.elapsed() < common::HANG,
-                "{js} never gave {want:?} (gives {v})"
-            );
-            std::thread::sleep(Duration::from_millis(25));
-        }
-    }
-
-    /// Loads `url` in the window.
-    fn open(&self, url: &str) {
-        self.cmd("POST", "url", Some(json!({ "url": url })));
-    }
-
-    fn screenshot(&self, path: &Path) {
-        let png = base64_decode(self.cmd("GET", "screenshot", None).as_str().unwrap());
-        assert_eq!(&png[..4], b"\x89PNG");
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, png).unwrap();
-    }
-}
-
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let _ = request(
-            self.driver.addr,
-            "DELETE",
-            &format!("/session/{}", self.id),
-            None,
-        );
-    }
-}
 
 /// The book's (move, games) rows after `line`, as the table should list them.
 fn book_rows(line: &str) -> Vec<(String, String)> {
@@ -680,13 +489,7 @@ fn the_review_graph_is_drawn_and_a_click_moves_the_board() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
     s.script("document.getElementById('review-graph').scrollIntoView();");
     s.screenshot(&dir.join("serve-review-graph.png"));
-    s.cmd(
-        "POST",
-        "window/rect",
-        Some(json!({"width": 390, "height": 844})),
-    );
-    let overflow = s.script("return document.documentElement.scrollWidth > window.innerWidth;");
-    assert_eq!(overflow, json!(false), "no sideways scrolling on a phone");
+    s.phone();
     // Redrawn at the phone's width, so that its text stays legible; the cursor kept.
     s.wait_for(
         "document.querySelector('#review-graph svg').viewBox.baseVal.width < 400",
@@ -747,13 +550,7 @@ fn the_history_chart_is_drawn_under_the_move_table() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
     s.script("document.getElementById('history').scrollIntoView();");
     s.screenshot(&dir.join("serve-history.png"));
-    s.cmd(
-        "POST",
-        "window/rect",
-        Some(json!({"width": 390, "height": 844})),
-    );
-    let overflow = s.script("return document.documentElement.scrollWidth > window.innerWidth;");
-    assert_eq!(overflow, json!(false), "no sideways scrolling on a phone");
+    s.phone();
     s.wait_for(
         "document.querySelector('#history svg').viewBox.baseVal.width < 400",
         "true",
@@ -770,4 +567,129 @@ fn the_history_chart_is_drawn_under_the_move_table() {
         "document.getElementById('history').dataset.line",
         &format!("f5d6{first}"),
     );
+}
+
+/// What the page waits for in a game against the engine: `wait` (an answer or the engine's
+/// move under way), `over`, `pass`, or the first legal move for the user to play.
+const TURN: &str = "(() => { const a = state.answer; \
+    if (!a || a.line !== state.moves.slice(0, state.cursor).join('') || playing.ask) return 'wait'; \
+    if (a.game_over) return 'over'; \
+    if (a.side !== playing.human) return 'wait'; \
+    return a.must_pass ? 'pass' : a.legal[0]; })()";
+
+/// The user's turn in the game on the page (waited for): what [`TURN`] says then.
+fn user_turn(s: &Session) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let v = s.script(&format!("return {TURN};"));
+        let turn = v.as_str().unwrap().to_string();
+        if turn != "wait" {
+            return turn;
+        }
+        let error = s.script("return document.getElementById('play-status').classList.contains('error') ? document.getElementById('play-status').textContent : '';");
+        assert_eq!(error, json!(""), "the page shows an error");
+        assert!(start.elapsed() < common::HANG, "the engine never answered");
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
+/// The game saved from the page in `format` (the button clicked), read back.
+fn saved(s: &Session, button: &str, format: &str, kind: Format) -> Vec<othbook::board::Move> {
+    s.click(button);
+    s.wait_for("playing.saved && playing.saved.format", format);
+    let text = s.script("return playing.saved.text;");
+    let text = text.as_str().unwrap();
+    let games = ingest_bytes(text.as_bytes(), kind, "saved", &IngestOptions::default())
+        .unwrap()
+        .games;
+    assert_eq!(games.len(), 1, "{text}");
+    assert!(
+        games[0].result.is_some(),
+        "a finished game has its result: {text}"
+    );
+    games[0].moves.clone()
+}
+
+/// A game against the engine at depth 1, played to its end by clicks on the board: the
+/// analysis shows a score on every legal square, a take-back undoes the last pair of moves,
+/// switching sides makes the engine move; the game is saved as PGN and GGF (the server's
+/// writers) and reviewed at once.
+#[test]
+fn a_game_against_the_engine_is_played_to_its_end_saved_and_reviewed() {
+    let Some(driver) = Driver::start() else {
+        return;
+    };
+    let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
+    let s = Session::new(&driver);
+    s.open(&format!("http://{}/", server.addr));
+    s.wait_for_line("");
+    s.wait_for(
+        "document.getElementById('play-strength').options.length > 0",
+        "true",
+    );
+    s.click("#play-on");
+    s.script("const e = document.getElementById('play-strength'); e.value = 'depth:1';");
+    s.click("#play-analysis");
+    // The start's four moves each show the engine's score (f5 stands for the others).
+    s.wait_for("state.depth", "4");
+    s.wait_for(
+        "document.querySelectorAll('#board .eval-label').length",
+        "4",
+    );
+    // Switching sides: the engine takes black and plays the first move.
+    s.click("#play-switch");
+    s.wait_for("state.moves.length", "1");
+    s.wait_for("playing.human", "white");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+    let mut plies = 0;
+    let mut took_back = false;
+    loop {
+        let turn = user_turn(&s);
+        match turn.as_str() {
+            "over" => break,
+            "pass" => s.click("#pass"),
+            mv => s.click(&format!("#sq-{mv}")),
+        }
+        plies += 1;
+        assert!(plies < 80, "the game does not end");
+        if plies == 3 && !took_back {
+            took_back = true;
+            assert_ne!(user_turn(&s), "over");
+            let before = s.script("return state.moves.length;").as_u64().unwrap();
+            s.click("#play-undo");
+            s.wait_for("state.moves.length", &(before - 2).to_string());
+            let back = s.script("return state.moves.join('');");
+            s.wait_for_line(back.as_str().unwrap());
+            // Every legal move scored on the board, for the user to move again.
+            let legal = s.script("return state.answer.legal.length;");
+            s.wait_for(
+                "document.querySelectorAll('#board .eval-label').length",
+                &legal.to_string(),
+            );
+            s.wait_for("state.answer.side", "white");
+            s.screenshot(&dir.join("serve-play-analysis.png"));
+        }
+    }
+    let moves = s.script("return state.moves.join('');");
+    let line = moves.as_str().unwrap().to_string();
+    let end = Position::START
+        .replay(parse_moves(&line).unwrap())
+        .unwrap()
+        .end;
+    assert!(end.board.is_game_over(), "{line}");
+    s.wait_for(
+        "document.getElementById('play-status').textContent.startsWith('Game over')",
+        "true",
+    );
+    s.screenshot(&dir.join("serve-play.png"));
+    let played = parse_moves(&line).unwrap();
+    assert_eq!(saved(&s, "#play-pgn", "pgn", Format::Pgn), played);
+    assert_eq!(saved(&s, "#play-ggf", "ggf", Format::Ggf), played);
+    // Reviewed at once, at a shallow depth to keep the test light.
+    s.script("document.getElementById('review-depth').value = '2';");
+    s.click("#play-review");
+    s.wait_for("document.getElementById('review').dataset.moves", &line);
+    s.phone();
+    s.script("document.getElementById('board').scrollIntoView();");
+    s.screenshot(&dir.join("serve-play-phone.png"));
 }

@@ -79,6 +79,10 @@ pub struct Args {
     /// Answers kept for repeated queries.
     #[arg(long, default_value_t = 4096)]
     cache: usize,
+    /// Longest the engine thinks about one move of a game played in the page, in seconds
+    /// (0.01-600); a request asking for more is refused, and a depth is cut short by it.
+    #[arg(long, value_name = "SECONDS", default_value_t = serve::DEFAULT_PLAY_MAX_TIME.as_secs_f64())]
+    play_max_time: f64,
 }
 
 /// Connections the server keeps open at once: as many as the process may open files, less
@@ -130,6 +134,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let options = ServeOptions::new(args.max_depth, searches, args.cache)
         .map_err(|e| bad(e.to_string()))?
         .with_max_connections(connection_cap());
+    let play_time = std::time::Duration::try_from_secs_f64(args.play_max_time).map_err(|_| {
+        bad(format!(
+            "--play-max-time {} is out of range: use 0.01 to 600 seconds",
+            args.play_max_time
+        ))
+    })?;
+    let options = options
+        .with_play_max_time(play_time)
+        .map_err(|e| bad(format!("--play-max-time: {e}")))?;
     // Read into memory and checked whole, not mapped (another program that rewrites a
     // file in place can then neither change the answers nor kill the server with SIGBUS);
     // the server watches the files and serves each new valid version of them.

@@ -48,11 +48,17 @@ pub const MAX_RANDOMNESS: f64 = 64.0;
 /// Checks a `book-randomness` value in discs: a number from 0 to [`MAX_RANDOMNESS`].
 pub fn parse_randomness(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(x) if (0.0..=MAX_RANDOMNESS).contains(&x) => Ok(x),
+        Ok(x) if randomness_in_range(x) => Ok(x),
         _ => Err(format!(
             "book-randomness={text} must be a number of discs from 0 to {MAX_RANDOMNESS}"
         )),
     }
+}
+
+/// Whether `x` discs is a book randomness: from 0 to [`MAX_RANDOMNESS`] (not NaN).
+#[must_use]
+pub fn randomness_in_range(x: f64) -> bool {
+    (0.0..=MAX_RANDOMNESS).contains(&x)
 }
 
 /// Why the book chose a move.

@@ -1,14 +1,15 @@
 //! The engine as a player (`engine:time=0.5,threads=2`) and `better`, one ply of the
 //! hand-made evaluation.
 
-use crate::board::Move;
+use crate::board::{Board, Move};
 use crate::book::Book;
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, Selectivity};
-use crate::play::book_choice::choose;
+use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity};
+use crate::play::book_choice::{choose, BookPick, BookReason};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use crate::rng::Rng;
 use crate::teach::greedy::best_action;
 use crate::teach::othello::{Hand, Othello};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -135,21 +136,91 @@ impl Player for EnginePlayer {
     }
 
     fn choose(&mut self, game: &GameState, budget: Budget) -> Result<Choice, PlayerError> {
-        if let Some(mv) = self.book_play.choose(self.book.as_deref(), game)? {
-            return Ok(Choice { mv, nodes: 0 });
-        }
-        let a = self
-            .engine
-            .analyze(&game.position.board, &self.limits(budget))
-            .map_err(|e| PlayerError::External {
-                engine: "engine".into(),
-                message: e.to_string(),
-            })?;
+        let limits = self.limits(budget);
+        let m = engine_move(
+            &self.engine,
+            self.book.as_deref(),
+            &mut self.book_play,
+            &game.position.board,
+            &limits,
+            None,
+        )?;
         Ok(Choice {
-            mv: a.best_move,
-            nodes: a.nodes,
+            mv: m.mv,
+            nodes: m.nodes,
         })
     }
+}
+
+/// Where an [`EngineMove`] came from and what its score means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSource {
+    /// The book, by its value of the move.
+    BookValue,
+    /// The book, by the games that played the move (its score is their average margin).
+    BookGames,
+    /// The search, with the kind of its score.
+    Search(ScoreKind),
+}
+
+/// One move of the engine as a player: the book's when it has one, else the search's, with
+/// what it rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineMove {
+    /// The move (a pass when the side to move has none).
+    pub mv: Move,
+    /// Its worth for the side playing it, in discs.
+    pub score: f64,
+    /// Depth of the search or of the book's value (`None`: a book move chosen by games).
+    pub depth: Option<u32>,
+    pub source: MoveSource,
+    /// Positions searched (0 for a book move).
+    pub nodes: u64,
+    /// False when the time ran out (or `stop` was set) before the search finished its depth.
+    pub complete: bool,
+}
+
+/// The engine's move on `board`: the book's first (chosen by `book_play`, the rule every
+/// player shares), else a search of `engine` under `limits`, which `stop`, when set by
+/// another thread, ends early with the deepest finished iteration.
+pub fn engine_move(
+    engine: &Engine<AnyEval>,
+    book: Option<&Book>,
+    book_play: &mut BookPlay,
+    board: &Board,
+    limits: &Limits,
+    stop: Option<&AtomicBool>,
+) -> Result<EngineMove, PlayerError> {
+    if let Some(pick) = book_play.pick(book, board)? {
+        let (depth, source) = match pick.reason {
+            BookReason::Value(s) => (Some(u32::from(s.depth)), MoveSource::BookValue),
+            BookReason::Games(_) => (None, MoveSource::BookGames),
+        };
+        return Ok(EngineMove {
+            mv: pick.mv,
+            score: pick.discs(),
+            depth,
+            source,
+            nodes: 0,
+            complete: true,
+        });
+    }
+    let searched = match stop {
+        Some(stop) => engine.analyze_stoppable(board, limits, stop, |_| {}),
+        None => engine.analyze(board, limits),
+    };
+    let a = searched.map_err(|e| PlayerError::External {
+        engine: "engine".into(),
+        message: e.to_string(),
+    })?;
+    Ok(EngineMove {
+        mv: a.best_move,
+        score: a.score_discs(),
+        depth: Some(a.depth),
+        source: MoveSource::Search(a.kind),
+        nodes: a.nodes,
+        complete: a.complete,
+    })
 }
 
 /// The greedy teaching player with the hand-made evaluation (mobility, corners, X/C squares,
@@ -191,8 +262,11 @@ impl Player for BetterPlayer {
     }
 
     fn choose(&mut self, game: &GameState, _: Budget) -> Result<Choice, PlayerError> {
-        if let Some(mv) = self.book_play.choose(self.book.as_deref(), game)? {
-            return Ok(Choice { mv, nodes: 0 });
+        if let Some(p) = self
+            .book_play
+            .pick(self.book.as_deref(), &game.position.board)?
+        {
+            return Ok(Choice { mv: p.mv, nodes: 0 });
         }
         let (mv, nodes) = best_action(&Othello, &self.eval, &game.position);
         Ok(Choice { mv, nodes })
@@ -223,15 +297,14 @@ impl BookPlay {
         }
     }
 
-    /// The book's move in `game`, if `book` has one.
-    fn choose(
+    /// The book's move on `board`, if `book` has one (see [`choose`]).
+    pub fn pick(
         &mut self,
         book: Option<&Book>,
-        game: &GameState,
-    ) -> Result<Option<Move>, PlayerError> {
+        board: &Board,
+    ) -> Result<Option<BookPick>, PlayerError> {
         let Some(book) = book else { return Ok(None) };
-        let pick = choose(book, &game.position.board, self.randomness, &mut self.rng)?;
-        Ok(pick.map(|p| p.mv))
+        Ok(choose(book, board, self.randomness, &mut self.rng)?)
     }
 
     /// `book-randomness=X` for a player's name, or nothing at the default.

@@ -71,15 +71,15 @@ pub(super) fn query(q: Result<Query<RawParams>, QueryRejection>) -> Result<RawPa
 /// The stop flag of a request's search, set when the request's future is dropped: hyper
 /// drops it when the client hangs up, and the search, which looks at the flag, then stops.
 /// (Also set when the request ends normally, after its search: harmless.)
-struct StopOnHangUp(Arc<AtomicBool>);
+pub(super) struct StopOnHangUp(Arc<AtomicBool>);
 
 impl StopOnHangUp {
-    fn new() -> StopOnHangUp {
+    pub(super) fn new() -> StopOnHangUp {
         StopOnHangUp(Arc::new(AtomicBool::new(false)))
     }
 
     /// The flag, for the search on the blocking pool.
-    fn flag(&self) -> Arc<AtomicBool> {
+    pub(super) fn flag(&self) -> Arc<AtomicBool> {
         self.0.clone()
     }
 }
@@ -91,7 +91,7 @@ impl Drop for StopOnHangUp {
 }
 
 /// `Err(HungUp)` once `stop` is set: what a search cut short by it found is dropped.
-fn not_stopped(stop: &AtomicBool) -> Result<(), ApiError> {
+pub(super) fn not_stopped(stop: &AtomicBool) -> Result<(), ApiError> {
     if stop.load(Ordering::Relaxed) {
         Err(ApiError::HungUp)
     } else {
@@ -102,7 +102,7 @@ fn not_stopped(stop: &AtomicBool) -> Result<(), ApiError> {
 /// A search slot, waited for at most the server's queue wait. The permit goes with the
 /// search, so that a client that hangs up does not free its slot until the search has seen
 /// its [`StopOnHangUp`] flag and stopped.
-async fn search_slot(s: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
+pub(super) async fn search_slot(s: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
     tokio::time::timeout(s.options.queue_wait, s.searches.clone().acquire_owned())
         .await
         .map_err(|_| ApiError::Busy)?
@@ -192,6 +192,8 @@ struct InfoAnswer {
     game_table: bool,
     evaluation: Option<crate::report::explore::Evaluation>,
     max_depth: u32,
+    /// Longest the engine thinks about one move of a played game (`/play`), in ms.
+    play_max_time_ms: u64,
     max_searches: usize,
     /// Searches holding a slot right now (a search whose client hung up holds it until it
     /// has stopped).
@@ -269,6 +271,7 @@ pub async fn info(
         game_table: b.games.is_some(),
         evaluation: info.evaluation.map(Into::into),
         max_depth: s.options.max_depth,
+        play_max_time_ms: u64::try_from(s.options.play_max_time.as_millis()).unwrap_or(u64::MAX),
         max_searches: s.options.max_searches,
         searches_running: s
             .options
@@ -450,12 +453,12 @@ pub async fn review_get(
 /// holds a connection): 408 after it.
 const BODY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-pub async fn review_post(
-    State(s): Shared,
+/// The JSON body of `request`, which must arrive within [`BODY_WAIT`] (else 408).
+pub(super) async fn json_body<T: serde::de::DeserializeOwned>(
     request: axum::extract::Request,
-) -> Result<Response, ApiError> {
+) -> Result<T, ApiError> {
     use axum::extract::FromRequest;
-    let body = tokio::time::timeout(BODY_WAIT, Json::<ReviewBody>::from_request(request, &()))
+    let body = tokio::time::timeout(BODY_WAIT, Json::<T>::from_request(request, &()))
         .await
         .map_err(|_| ApiError::Rejected {
             status: StatusCode::REQUEST_TIMEOUT,
@@ -465,6 +468,14 @@ pub async fn review_post(
             ),
         })?;
     let Json(b) = body?;
+    Ok(b)
+}
+
+pub async fn review_post(
+    State(s): Shared,
+    request: axum::extract::Request,
+) -> Result<Response, ApiError> {
+    let b: ReviewBody = json_body(request).await?;
     reviewed(s, b.moves, b.position, b.depth, b.book).await
 }
 

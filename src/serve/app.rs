@@ -1,9 +1,9 @@
 //! The application: its routes, and serving it on a listener (watching the book files).
 
 use super::state::{AppState, MAX_BODY_BYTES};
-use super::{api, assets, conn, history, watch};
+use super::{api, assets, conn, history, play, watch};
 use axum::extract::DefaultBodyLimit;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use std::future::Future;
 use std::sync::Arc;
@@ -36,6 +36,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/games", get(api::games))
         .route("/history", get(history::history))
         .route("/review", get(api::review_get).post(api::review_post))
+        .route("/play", post(play::play))
+        .route("/transcript", post(play::transcript))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed);
     Router::new()
@@ -44,6 +46,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/style.css", get(assets::style))
         .route("/graph.js", get(assets::graph))
         .route("/history.js", get(assets::history))
+        .route("/play.js", get(assets::play))
         .nest("/api/v1", api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)

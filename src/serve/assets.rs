@@ -9,6 +9,7 @@ const SCRIPT: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 const GRAPH: &str = include_str!("assets/graph.js");
 const HISTORY: &str = include_str!("assets/history.js");
+const PLAY: &str = include_str!("assets/play.js");
 
 fn text(kind: &'static str, body: &'static str) -> Response {
     (
@@ -37,6 +38,11 @@ pub async fn graph() -> Response {
 /// The history chart under the move table.
 pub async fn history() -> Response {
     text("text/javascript; charset=utf-8", HISTORY)
+}
+
+/// Playing against the engine.
+pub async fn play() -> Response {
+    text("text/javascript; charset=utf-8", PLAY)
 }
 
 pub async fn style() -> Response {

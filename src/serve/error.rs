@@ -34,7 +34,7 @@ pub enum ApiError {
     #[error("no such endpoint: {0}")]
     NotFound(String),
     /// A method the endpoint does not take (405).
-    #[error("{method} is not allowed here: use GET (POST for /review)")]
+    #[error("{method} is not allowed here: use GET (POST for /review, /play and /transcript)")]
     MethodNotAllowed { method: String },
     /// Every search slot stayed busy (503).
     #[error("the server is busy with other searches: try again later")]

@@ -18,6 +18,7 @@ mod explore;
 mod games;
 mod history;
 mod params;
+mod play;
 mod reload;
 mod state;
 mod watch;
@@ -28,6 +29,6 @@ pub use conn::HEAD_TIMEOUT;
 pub use error::ApiError;
 pub use reload::{reason, LoadError, CHECK_EVERY};
 pub use state::{
-    AppState, FilesError, ServeOptions, ServeOptionsError, DEFAULT_MAX_DEPTH, MAX_BODY_BYTES,
-    MAX_CONNECTIONS,
+    AppState, FilesError, ServeOptions, ServeOptionsError, DEFAULT_MAX_DEPTH,
+    DEFAULT_PLAY_MAX_TIME, MAX_BODY_BYTES, MAX_CONNECTIONS,
 };

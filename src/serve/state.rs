@@ -31,10 +31,18 @@ pub struct ServeOptions {
     pub(super) hash_mb: usize,
     /// Connections open at once; more get 503.
     pub(super) max_connections: usize,
+    /// Longest the engine thinks about one move of a game played in the page (`/play`).
+    pub(super) play_max_time: Duration,
 }
 
 /// Connections open at once unless [`ServeOptions::with_max_connections`] says otherwise.
 pub const MAX_CONNECTIONS: usize = 1024;
+/// The engine's longest time per move in a played game unless
+/// [`ServeOptions::with_play_max_time`] says otherwise.
+pub const DEFAULT_PLAY_MAX_TIME: Duration = Duration::from_secs(2);
+/// The range [`ServeOptions::with_play_max_time`] accepts.
+pub const PLAY_MAX_TIME_RANGE: std::ops::RangeInclusive<Duration> =
+    Duration::from_millis(10)..=Duration::from_secs(600);
 
 /// A limit out of range in [`ServeOptions::new`].
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -45,6 +53,8 @@ pub enum ServeOptionsError {
     MaxSearches(usize),
     #[error("cache size {0} is out of range: use 0 to 1000000 answers")]
     Cache(usize),
+    #[error("the engine's time per move {0:?} is out of range: use 0.01 to 600 seconds")]
+    PlayMaxTime(Duration),
 }
 
 impl ServeOptions {
@@ -71,6 +81,7 @@ impl ServeOptions {
             cache_entries,
             hash_mb: 16,
             max_connections: MAX_CONNECTIONS,
+            play_max_time: DEFAULT_PLAY_MAX_TIME,
         })
     }
 
@@ -87,6 +98,21 @@ impl ServeOptions {
             max_connections: max_connections.max(1),
             ..self
         }
+    }
+
+    /// The same options with another cap on the engine's time per move in a played game
+    /// (0.01 to 600 seconds).
+    pub fn with_play_max_time(
+        self,
+        play_max_time: Duration,
+    ) -> Result<ServeOptions, ServeOptionsError> {
+        if !PLAY_MAX_TIME_RANGE.contains(&play_max_time) {
+            return Err(ServeOptionsError::PlayMaxTime(play_max_time));
+        }
+        Ok(ServeOptions {
+            play_max_time,
+            ..self
+        })
     }
 
     /// The deepest search a request may ask for.

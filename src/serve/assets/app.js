@@ -21,6 +21,10 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
+// Where other scripts of the page (play.js) join in: after a position loads, after the board
+// is drawn, when the server's info arrives; `mayPlay` says whether a click may play a move.
+const hooks = { loaded: [], boardDrawn: [], info: [], mayPlay: null };
+
 function params(extra) {
   const p = new URLSearchParams();
   if (state.book) p.set("book", state.book);
@@ -138,6 +142,7 @@ function drawBoard() {
     if (name === last) sq.classList.add("last");
     sq.title = legal.has(name) ? `play ${name}` : name;
   }
+  for (const f of hooks.boardDrawn) f();
 }
 
 function showGhost(move) {
@@ -162,6 +167,7 @@ function play(move) {
 }
 
 function playSquare(name) {
+  if (hooks.mayPlay && !hooks.mayPlay()) return;
   if (state.answer && state.answer.legal.includes(name)) play(name);
 }
 
@@ -217,6 +223,7 @@ async function load() {
   drawMoves(a);
   loadGames(id);
   loadHistory(id);
+  for (const f of hooks.loaded) f(a);
 }
 
 function drawStatus(a) {
@@ -609,6 +616,7 @@ async function init() {
   try {
     const info = await showBook();
     pickBooks(info.books || []);
+    for (const f of hooks.info) f(info);
     const sel = $("depth");
     for (const d of [4, 8, 12, 16, 20]) {
       if (d > info.max_depth) break;
