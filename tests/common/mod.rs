@@ -4,6 +4,7 @@
 use assert_cmd::Command;
 use std::path::Path;
 
+pub mod browser;
 pub mod edax;
 pub mod minimax;
 pub mod web;
