@@ -9,6 +9,8 @@ const SCRIPT: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 const GRAPH: &str = include_str!("assets/graph.js");
 const HISTORY: &str = include_str!("assets/history.js");
+const RATINGS: &str = include_str!("assets/ratings.js");
+const LOSSES: &str = include_str!("assets/losses.js");
 
 fn text(kind: &'static str, body: &'static str) -> Response {
     (
@@ -37,6 +39,16 @@ pub async fn graph() -> Response {
 /// The history chart under the move table.
 pub async fn history() -> Response {
     text("text/javascript; charset=utf-8", HISTORY)
+}
+
+/// The ratings in the games list and the move table, and the filters in the address.
+pub async fn ratings() -> Response {
+    text("text/javascript; charset=utf-8", RATINGS)
+}
+
+/// The line's accumulated loss under the board.
+pub async fn losses() -> Response {
+    text("text/javascript; charset=utf-8", LOSSES)
 }
 
 pub async fn style() -> Response {
