@@ -7,6 +7,7 @@
 //! the book in the address. A game is played against the engine to its end (with a take-back,
 //! a switch of sides and the analysis on the board), saved as PGN and GGF, and reviewed.
 //! Screenshots are kept in target/browser/ (not committed).
+//! The ratings, the line's loss and a stale book in the address: serve_browser_explorer.rs.
 
 mod common;
 

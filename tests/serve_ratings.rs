@@ -97,3 +97,27 @@ fn bad_rating_parameters_are_400s_naming_the_parameter() {
     // The server keeps serving.
     s.json("/api/v1/games?moves=f5&min_rating=1800&order=rating&limit=3");
 }
+
+/// The games list gave the players' names but not their ratings, so a page could not show
+/// them: each row now carries both, from the server's one fit.
+#[test]
+fn regression_games_rows_lack_the_players_ratings() {
+    let s = server();
+    let (table, ratings) = rated();
+    let top = s.json("/api/v1/games?moves=f5d6&order=rating&limit=20");
+    let recent = s.json("/api/v1/games?moves=f5d6&limit=20");
+    for g in top["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(recent["games"].as_array().unwrap())
+    {
+        for side in ["black", "white"] {
+            let want = rating_of(&table, &ratings, &g[side]).map(|r| (r * 10.0).round() / 10.0);
+            let got = g[format!("{side}_rating")].as_f64();
+            assert_eq!(got, want, "{side}: {g}");
+        }
+    }
+    let first = &top["games"][0];
+    assert!(first["black_rating"].as_f64().unwrap() > 2000.0, "{first}");
+}

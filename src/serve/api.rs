@@ -419,7 +419,7 @@ pub async fn games(
             white_wins: c.white_wins,
             unknown: c.unknown,
             offset,
-            games: games::rows(table, &found.matches, &t, offset, limit),
+            games: games::rows(table, ratings_of(&bk)?, &found.matches, &t, offset, limit),
         };
         to_json(&answer)
     })

@@ -47,6 +47,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/graph.js", get(assets::graph))
         .route("/history.js", get(assets::history))
         .route("/play.js", get(assets::play))
+        .route("/ratings.js", get(assets::ratings))
+        .route("/losses.js", get(assets::losses))
         .nest("/api/v1", api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)

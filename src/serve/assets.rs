@@ -10,6 +10,8 @@ const STYLE: &str = include_str!("assets/style.css");
 const GRAPH: &str = include_str!("assets/graph.js");
 const HISTORY: &str = include_str!("assets/history.js");
 const PLAY: &str = include_str!("assets/play.js");
+const RATINGS: &str = include_str!("assets/ratings.js");
+const LOSSES: &str = include_str!("assets/losses.js");
 
 fn text(kind: &'static str, body: &'static str) -> Response {
     (
@@ -43,6 +45,16 @@ pub async fn history() -> Response {
 /// Playing against the engine.
 pub async fn play() -> Response {
     text("text/javascript; charset=utf-8", PLAY)
+}
+
+/// The ratings in the games list and the move table, and the filters in the address.
+pub async fn ratings() -> Response {
+    text("text/javascript; charset=utf-8", RATINGS)
+}
+
+/// The line's accumulated loss under the board.
+pub async fn losses() -> Response {
+    text("text/javascript; charset=utf-8", LOSSES)
 }
 
 pub async fn style() -> Response {

@@ -1,11 +1,14 @@
 //! The games list of `/api/v1/games`: the games of the book that reach a position (after
 //! the filters), most recent first, each with its moves turned into the caller's orientation
-//! so that a page can step through it on the board it shows.
+//! so that a page can step through it on the board it shows, and its players' ratings (the
+//! book's one fit, which the server keeps).
 
 use crate::board::{format_moves, Move, Position, Symmetry};
+use crate::book::games::ratings::Ratings;
 use crate::book::games::GameMatch;
 use crate::book::GameTable;
 use crate::report::query::Target;
+use crate::report::ratings::round1;
 use serde::Serialize;
 
 /// What `/api/v1/games` answers.
@@ -36,11 +39,15 @@ pub struct GameRow {
     /// The whole game turned so that its first `ply` plies reach the position as the caller
     /// sees it (when the caller's line starts at the standard start; else as played).
     pub moves_here: String,
+    /// Black's and white's fitted ratings (`null`: a player without a rated game).
+    pub black_rating: Option<f64>,
+    pub white_rating: Option<f64>,
 }
 
-/// Rows for `matches[offset..offset + limit]`.
+/// Rows for `matches[offset..offset + limit]`, with the players' `ratings`.
 pub fn rows(
     table: &GameTable,
+    ratings: &Ratings,
     matches: &[GameMatch],
     t: &Target,
     offset: usize,
@@ -52,7 +59,8 @@ pub fn rows(
         .take(limit)
         .filter_map(|m| {
             let game = crate::report::games_list::row(table, m)?;
-            let moves = table.moves(table.games().get(m.game)?);
+            let stored = table.games().get(m.game)?;
+            let moves = table.moves(stored);
             let here = if t.from_start {
                 turned(&moves, m.ply, t)
             } else {
@@ -62,6 +70,8 @@ pub fn rows(
                 id: m.game,
                 game,
                 moves_here: format_moves(&here),
+                black_rating: ratings.of(stored.black).map(round1),
+                white_rating: ratings.of(stored.white).map(round1),
             })
         })
         .collect()

@@ -12,7 +12,9 @@ const state = {
   flipped: false,
   book: null,       // the book asked (null: the server's default)
   depth: "",
-  filters: {},
+  filters: {},      // the game filters (ratings.js keeps them in the address)
+  order: "recent",  // the games listed: "recent" or "rating" (top games)
+  ratings: false,   // the move table shows each move's average rating and performance
   answer: null,     // the last /explore answer
   game: null,       // the game being stepped through
   request: 0,       // answers to older requests are dropped
@@ -204,9 +206,13 @@ async function load() {
     // A newer position makes the older answer useless: a search for it is stopped.
     if (state.explore) state.explore.abort();
     state.explore = new AbortController();
-    a = await api("explore", params({ depth: state.depth, ...state.filters }), state.explore.signal);
+    const extra = { depth: state.depth, ...state.filters, ratings: state.ratings ? "true" : "" };
+    a = await api("explore", params(extra), state.explore.signal);
   } catch (e) {
-    if (id === state.request && e.name !== "AbortError") setStatus(e.message, true);
+    if (id !== state.request || e.name === "AbortError") return;
+    setStatus(e.message, true);
+    // The games list says why too (a bad filter), rather than keep the games of the last one.
+    loadGames(id);
     return;
   }
   if (id !== state.request) return;
@@ -220,7 +226,9 @@ async function load() {
   state.answer = a;
   drawBoard();
   drawStatus(a);
+  drawLineLosses(a);
   drawMoves(a);
+  drawMoveRatings(a);
   loadGames(id);
   loadHistory(id);
   for (const f of hooks.loaded) f(a);
@@ -295,7 +303,7 @@ function drawMoves(a) {
   }
   if (!a.moves.length) {
     const tr = document.createElement("tr");
-    cell(tr, a.game_over ? "The game is over." : "No move in the book.").colSpan = 8;
+    cell(tr, a.game_over ? "The game is over." : "No move in the book.").colSpan = 10;
     tbody.appendChild(tr);
   }
   // A symmetric position lists one move of each equivalent set, as the command line does.
@@ -314,7 +322,7 @@ async function loadGames(id) {
   const tbody = $("games").querySelector("tbody");
   let g;
   try {
-    g = await api("games", params({ limit: 30, ...state.filters }));
+    g = await api("games", params({ limit: 30, ...state.filters, order: state.order }));
   } catch (e) {
     if (id === state.request) {
       tbody.textContent = "";
@@ -326,12 +334,12 @@ async function loadGames(id) {
   tbody.textContent = "";
   $("games").dataset.line = params().toString();
   $("games-summary").textContent = g.total === 0 ? "No game reaches this position." :
-    `${g.total} game${g.total === 1 ? "" : "s"} reach this position` + (g.total > g.games.length ? ` (the ${g.games.length} most recent shown)` : "") + ". Click one to step through it.";
+    `${g.total} game${g.total === 1 ? "" : "s"} reach this position` + listedText(g.games.length, g.total) + ". Click one to step through it.";
   for (const row of g.games) {
     const tr = document.createElement("tr");
     cell(tr, row.year == null ? "?" : String(row.year));
-    cell(tr, row.black || "?");
-    cell(tr, row.white || "?");
+    cell(tr, playerCell(row.black, row.black_rating));
+    cell(tr, playerCell(row.white, row.white_rating));
     cell(tr, row.result == null ? "?" : (row.result > 0 ? "+" : "") + row.result, "num");
     cell(tr, row.next || "end");
     cell(tr, row.event || "");
@@ -518,6 +526,7 @@ function saveHash() {
   if (state.book) p.set("book", state.book);
   if (state.start) p.set("position", state.start);
   if (state.moves.length) p.set("moves", state.moves.slice(0, state.cursor).join(""));
+  saveOptions(p);
   const h = p.toString();
   history.replaceState(null, "", h ? "#" + h : location.pathname);
 }
@@ -528,6 +537,7 @@ function readHash() {
   state.start = p.get("position") || null;
   state.moves = splitLine(p.get("moves") || "");
   state.cursor = state.moves.length;
+  readOptions(p);
 }
 
 document.addEventListener("keydown", (e) => {
@@ -604,17 +614,35 @@ function pickBooks(books) {
   sel.addEventListener("change", async () => {
     const first = books.find((b) => b.default);
     state.book = first && sel.value === first.name ? null : sel.value;
+    $("notice").hidden = true;
     state.game = null;
     load();
     await showBook().catch((e) => setStatus(e.message, true));
   });
 }
 
+// The book the address names, or the server's default with a notice when the server does
+// not serve that one (removed, renamed, or it failed to open): a stale link still opens.
+async function showBookOrDefault() {
+  try {
+    return await showBook();
+  } catch (e) {
+    if (!state.book) throw e;
+    const asked = state.book;
+    state.book = null;
+    const info = await showBook();
+    const n = $("notice");
+    n.textContent = `The book "${asked}" is not available on this server (${e.message}); showing the default book, ${info.book}, instead.`;
+    n.hidden = false;
+    return info;
+  }
+}
+
 async function init() {
   buildBoard();
   readHash();
   try {
-    const info = await showBook();
+    const info = await showBookOrDefault();
     pickBooks(info.books || []);
     for (const f of hooks.info) f(info);
     const sel = $("depth");
