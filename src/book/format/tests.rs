@@ -9,11 +9,7 @@ use crate::book::{build, Book, BookData, BuildOptions, GameFilter};
 /// A small book of random games with `evaluation` in its header and its game table or not.
 fn data(evaluation: Option<EvalInfo>, games: bool) -> BookData {
     let records: Vec<_> = (0..20).map(|i| random_game(i, 30, "r.gam")).collect();
-    let opts = BuildOptions {
-        plies: 12,
-        min_games: 1,
-        filter: GameFilter::default(),
-    };
+    let opts = BuildOptions::new(12, 1, GameFilter::default()).unwrap();
     let mut d = build(&records, &opts, 1_700_000_000, &|_| {})
         .expect("build")
         .0;

@@ -52,7 +52,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )?;
         return Ok(());
     }
-    if data.info.options.plies == 0 {
+    if data.info.options.plies() == 0 {
         return Err(bad(format!(
             "{}: an imported book holds no games to add",
             args.book.display()
