@@ -12,7 +12,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use othbook::board::Board;
-use othbook::book::{build, write_book, Book, BuildOptions};
+use othbook::book::{build, write_book, Book, BuildOptions, GameFilter};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -51,11 +51,7 @@ fn boards(games: &[GameRecord], n: usize) -> Vec<Board> {
 
 fn bench(c: &mut Criterion) {
     let games = games();
-    let opts = |min_games| BuildOptions {
-        plies: 60,
-        min_games,
-        ..BuildOptions::default()
-    };
+    let opts = |min_games| BuildOptions::new(60, min_games, GameFilter::default()).unwrap();
     let mut g = c.benchmark_group("book build");
     g.sample_size(10).measurement_time(Duration::from_secs(30));
     g.throughput(Throughput::Elements(games.len() as u64));

@@ -7,7 +7,7 @@
 use othbook::board::{parse_moves, Board, Position};
 use othbook::book::games::GameSelection;
 use othbook::book::key::Canonical;
-use othbook::book::{Book, GameFilter, RankBy, TopQuery};
+use othbook::book::{Book, GameFilter, PlayerColor, RankBy, TopQuery};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -21,22 +21,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = Instant::now();
     let table = book.games()?.ok_or("the book has no game table")?;
     println!("read the table ({} games): {:.1} ms", table.len(), ms(t));
-    let plies = usize::from(book.info().options.plies);
+    let plies = usize::from(book.info().options.plies());
     let filters = [
         ("no filter", GameFilter::default()),
         (
             "--player murakami",
-            GameFilter {
-                player: Some("murakami".into()),
-                ..GameFilter::default()
-            },
+            GameFilter::new(
+                Some("murakami".into()),
+                PlayerColor::Either,
+                None,
+                None,
+                false,
+            )
+            .unwrap(),
         ),
         (
             "--years 2000-2010",
-            GameFilter {
-                years: Some((2000, 2010)),
-                ..GameFilter::default()
-            },
+            GameFilter::new(None, PlayerColor::Either, Some((2000, 2010)), None, false).unwrap(),
         ),
     ];
     for line in [

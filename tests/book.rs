@@ -4,7 +4,7 @@
 use assert_cmd::Command;
 use flate2::read::GzDecoder;
 use othbook::board::{format_moves, parse_moves, Position, Square, Symmetry};
-use othbook::book::{build, encode, Book, BuildOptions, RankBy};
+use othbook::book::{build, encode, Book, BuildOptions, GameFilter, RankBy};
 use othbook::transcript::{GameRecord, GameResult, Location, SourceRef};
 use std::collections::HashMap;
 use std::io::Read;
@@ -84,11 +84,7 @@ fn logbook_top_10_ply_lines_equal_a_plain_prefix_count() {
         }
     }
     let games = logbook_records(&text);
-    let opts = BuildOptions {
-        plies: 10,
-        min_games: 1,
-        ..BuildOptions::default()
-    };
+    let opts = BuildOptions::new(10, 1, GameFilter::default()).unwrap();
     let (data, _) = build(&games, &opts, 0, &|_| {}).unwrap();
     let book = Book::from_bytes(encode(&data).unwrap(), "logbook").unwrap();
     let lines = book.top(10, usize::MAX, RankBy::Games, Square::D3).unwrap();

@@ -8,7 +8,7 @@ use common::{
     stdout_of,
 };
 use othbook::book::key::{Canonical, Key};
-use othbook::book::{Book, BookData, Graph};
+use othbook::book::{Book, BookData, Graph, MinGames};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -94,7 +94,7 @@ fn regression_merge_with_min_games_lost_the_values_above_the_moves_it_pruned() {
     build(&plain, "1");
     evaluate_book(&plain, &evaluated, 4, fake_leaf);
     let before = data(&evaluated);
-    let merged = BookData::merge(std::slice::from_ref(&before), 3).unwrap();
+    let merged = BookData::merge(std::slice::from_ref(&before), MinGames::new(3).unwrap()).unwrap();
     assert!(merged.positions.len() < before.positions.len());
     let old = values(&before);
     let start = Canonical::of(&after("").board).key;
@@ -125,7 +125,7 @@ fn a_subtree_is_every_position_below_the_line_with_its_games_and_values() {
     ]);
     assert!(said.contains("positions below the line"), "{said}");
     let cut = data(&out);
-    assert_eq!(cut.info.options.plies, 0, "no lines of games");
+    assert_eq!(cut.info.options.plies(), 0, "no lines of games");
     assert!(cut.games.is_none());
     let by_key: HashMap<Key, usize> = whole
         .positions

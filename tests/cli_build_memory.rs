@@ -235,3 +235,36 @@ fn interrupted_bounded_build_leaves_nothing() {
         others(dir.path(), &[])
     );
 }
+
+#[test]
+fn build_and_merge_refuse_options_out_of_range_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = &wthor_files(2021..=2021)[0];
+    let book = dir.path().join("x.book");
+    let runs: [(&[&str], &str); 5] = [
+        (&["build", input, "--plies", "0"], "--plies 0: use 1 to 120"),
+        (
+            &["build", input, "--plies", "121"],
+            "--plies 121: use 1 to 120",
+        ),
+        (
+            &["build", input, "--min-games", "0"],
+            "--min-games must be at least 1",
+        ),
+        (
+            &["build", input, "--player-side", "black"],
+            "--player-side needs --player",
+        ),
+        (
+            &["merge", input, "--min-games", "0"],
+            "--min-games must be at least 1",
+        ),
+    ];
+    for (args, message) in runs {
+        let o = othbook().args(args).arg("-o").arg(&book).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!book.exists(), "{args:?}");
+    }
+}

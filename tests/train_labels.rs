@@ -7,7 +7,7 @@ mod common;
 
 use common::{need, othbook};
 use othbook::engine::{Engine, EngineOptions, Evaluator, Limits, PatternEval, Selectivity, SCALE};
-use othbook::train::label::{self, LabelOptions};
+use othbook::train::label::{self, LabelOptions, LabelSettings};
 use othbook::train::{train, train_joint, train_labels, LabelWeight, TrainSettings};
 use othbook::transcript::{ingest, IngestOptions};
 use std::path::PathBuf;
@@ -64,15 +64,17 @@ fn labels_are_exact_solves_near_the_end_and_mean_depths_above() {
     let games = games();
     let mut by_level = Vec::new();
     for selectivity in [Selectivity::EXACT, Selectivity::LOWEST] {
-        let opts = LabelOptions {
+        let opts = LabelSettings {
             every: 16,
             per_game: 2,
             empties: (10, 24),
             exact: 14,
             depth: 5,
             selectivity,
-            ..LabelOptions::default()
-        };
+            ..LabelSettings::default()
+        }
+        .check()
+        .unwrap();
         let labels = label::label(&games, &mut engine(), &opts, |_| {}).expect("labels");
         assert!(labels.len() >= 20, "{} labels", labels.len());
         let (exact, searched) = check_rule(&labels, &opts);
@@ -101,13 +103,15 @@ fn labels_are_exact_solves_near_the_end_and_mean_depths_above() {
 
 /// Cheap labels of one game in 40 (shallow searches, solves from 12 empties).
 fn quick() -> LabelOptions {
-    LabelOptions {
+    LabelSettings {
         every: 40,
         empties: (10, 30),
         exact: 12,
         depth: 2,
-        ..LabelOptions::default()
+        ..LabelSettings::default()
     }
+    .check()
+    .unwrap()
 }
 
 #[test]
@@ -122,10 +126,12 @@ fn parts_of_a_label_run_hold_the_whole_runs_positions() {
         .collect();
     let mut parts = Vec::new();
     for k in 0..3 {
-        let part = LabelOptions {
+        let part = LabelSettings {
             part: (k, 3),
-            ..opts
-        };
+            ..*opts
+        }
+        .check()
+        .unwrap();
         let labels = label::label(&games, &mut engine(), &part, |_| {}).unwrap();
         assert!(!labels.is_empty() && labels.len() < whole.len());
         parts.extend(labels.iter().map(key));
@@ -133,21 +139,23 @@ fn parts_of_a_label_run_hold_the_whole_runs_positions() {
     whole.sort_unstable();
     parts.sort_unstable();
     assert_eq!(parts, whole);
-    let bad = LabelOptions {
+    let bad = LabelSettings {
         part: (3, 3),
-        ..opts
+        ..*opts
     };
-    assert!(label::label(&games, &mut engine(), &bad, |_| {}).is_err());
+    assert!(bad.check().is_err());
 }
 
 #[test]
 fn a_resumed_label_run_keeps_the_labels_it_is_given_and_ends_as_the_whole_run() {
     use std::ops::ControlFlow;
     let games = games();
-    let opts = LabelOptions {
+    let opts = LabelSettings {
         theoretical: true,
-        ..quick()
-    };
+        ..*quick()
+    }
+    .check()
+    .unwrap();
     let whole = label::label(&games, &mut engine(), &opts, |_| {}).unwrap();
     let stop_at = whole.len() / 2;
     let first = label::label_from(&games, &mut engine(), &opts, &[], |l| {
@@ -286,12 +294,14 @@ fn regression_an_interrupted_label_run_lost_its_labels() {
 #[test]
 fn theoretical_labels_are_the_wthor_scores_at_24_empties() {
     let games = games();
-    let only = LabelOptions {
+    let only = LabelSettings {
         every: 8,
         per_game: 0,
         theoretical: true,
-        ..LabelOptions::default()
-    };
+        ..LabelSettings::default()
+    }
+    .check()
+    .unwrap();
     let labels = label::label(&games, &mut engine(), &only, |_| {}).expect("labels");
     let expected: Vec<label::Labelled> = games
         .iter()
@@ -313,33 +323,37 @@ fn theoretical_labels_are_the_wthor_scores_at_24_empties() {
         assert_eq!((a.score / SCALE) as f32, l.value, "{:?}", l.board);
     }
     // Beside searched positions, a game's theoretical label replaces its searched one at 24.
-    let mixed = LabelOptions {
+    let mixed = LabelSettings {
         every: 40,
         per_game: 3,
         empties: (22, 26),
         exact: 12,
         depth: 2,
-        ..only
-    };
+        ..*only
+    }
+    .check()
+    .unwrap();
     let both = label::label(&games, &mut engine(), &mixed, |_| {}).expect("labels");
     let searched = label::label(
         &games,
         &mut engine(),
-        &LabelOptions {
+        &LabelSettings {
             theoretical: false,
-            ..mixed
-        },
+            ..*mixed
+        }
+        .check()
+        .unwrap(),
         |_| {},
     )
     .expect("labels");
     let at_24 = |ls: &[label::Labelled]| ls.iter().filter(|l| l.board.empty_count() == 24).count();
     assert!(at_24(&both) > at_24(&searched));
     assert_eq!(both.len() - at_24(&both), searched.len() - at_24(&searched));
-    let none = LabelOptions {
+    let none = LabelSettings {
         theoretical: false,
-        ..only
+        ..*only
     };
-    assert!(label::label(&games, &mut engine(), &none, |_| {}).is_err());
+    assert!(none.check().is_err());
 }
 
 /// Regression: `train label` wrote an empty labels file, with success, when nothing could
@@ -382,13 +396,15 @@ fn regression_train_label_wrote_an_empty_file_with_success() {
 #[test]
 fn joint_fit_is_deterministic_and_weighs_the_labels() {
     let games = games();
-    let lab_opts = LabelOptions {
+    let lab_opts = LabelSettings {
         every: 8,
         empties: (14, 40),
         exact: 14,
         depth: 2,
-        ..LabelOptions::default()
-    };
+        ..LabelSettings::default()
+    }
+    .check()
+    .unwrap();
     let labels = label::label(&games, &mut engine(), &lab_opts, |_| {}).expect("labels");
     let opts = TrainSettings {
         iterations: 10,

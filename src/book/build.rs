@@ -7,20 +7,18 @@
 
 use crate::board::{Board, Color, Move, Position, Square, Symmetry};
 use crate::book::data::{
-    pos_entry, trie_from_sorted_lines, BookData, BookInfo, BuildOptions, GameFilter, MoveEntry,
-    NodeEntry, PlayerColor, PosEntry, Source, ROOT_CODE,
+    pos_entry, trie_from_sorted_lines, BookData, BookInfo, MoveEntry, NodeEntry, PosEntry, Source,
+    ROOT_CODE,
 };
 use crate::book::games::GameTable;
 use crate::book::key::{map_code, move_code, Canonical, Key};
+use crate::book::options::{BuildOptions, GameFilter, PlayerColor};
 use crate::book::stats::{Outcome, Stats};
 use crate::book::BookError;
 use crate::transcript::people::fold;
 use crate::transcript::GameRecord;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-
-/// Deepest book the format allows (60 moves plus passes).
-pub const MAX_PLIES: u8 = 120;
 
 /// Move code of a record for a position where the game stops (end or depth reached).
 const NO_MOVE: u8 = 255;
@@ -66,9 +64,9 @@ impl GameFilter {
     pub fn accepts(&self, g: &GameRecord) -> bool {
         self.accepts_parts(g.complete, g.year, |field| {
             let (name, pattern) = match field {
-                NameField::Black => (&g.black, &self.player),
-                NameField::White => (&g.white, &self.player),
-                NameField::Event => (&g.event, &self.event),
+                NameField::Black => (&g.black, self.player()),
+                NameField::White => (&g.white, self.player()),
+                NameField::Event => (&g.event, self.event()),
             };
             match (name, pattern) {
                 (Some(n), Some(p)) => name_matches(n, p),
@@ -87,19 +85,19 @@ impl GameFilter {
         year: Option<u16>,
         matches: impl Fn(NameField) -> bool,
     ) -> bool {
-        if self.complete_only && !complete {
+        if self.complete_only() && !complete {
             return false;
         }
-        if let Some((a, b)) = self.years {
+        if let Some((a, b)) = self.years() {
             if !year.is_some_and(|y| (a..=b).contains(&y)) {
                 return false;
             }
         }
-        if self.event.is_some() && !matches(NameField::Event) {
+        if self.event().is_some() && !matches(NameField::Event) {
             return false;
         }
-        if self.player.is_some() {
-            let ok = match self.player_color {
+        if self.player().is_some() {
+            let ok = match self.player_color() {
                 PlayerColor::Black => matches(NameField::Black),
                 PlayerColor::White => matches(NameField::White),
                 PlayerColor::Either => matches(NameField::Black) || matches(NameField::White),
@@ -154,15 +152,14 @@ pub(crate) fn build_kept(
     progress: &(dyn Fn(u64) + Sync),
     keep: Keep<'_>,
 ) -> Result<(BookData, BuildReport), BookError> {
-    check_options(options)?;
-    let plies = usize::from(options.plies);
+    let plies = usize::from(options.plies());
     let (used, sources, report) = choose_games(games, options)?;
     // Lines for the trie and per-ply records for the position table, per part of the input.
     let expected: usize = used.iter().map(|g| g.moves.len().min(plies) + 1).sum();
     let bucket_bits = (expected / 16384).max(1).ilog2().min(12);
     let parts = replay_parts(&used, (plies, keep), bucket_bits, progress)?;
-    let (positions, moves) = position_table(&parts, 1 << bucket_bits, options.min_games)?;
-    let nodes = line_trie(parts, used.len(), plies, options.min_games)?;
+    let (positions, moves) = position_table(&parts, 1 << bucket_bits, options.min_games())?;
+    let nodes = line_trie(parts, used.len(), plies, options.min_games())?;
     let info = BookInfo {
         created,
         options: options.clone(),
@@ -200,7 +197,7 @@ fn choose_games<'a>(
         entry.0 += 1;
         if g.start != Position::START {
             report.other_start += 1;
-        } else if !options.filter.accepts(g) {
+        } else if !options.filter().accepts(g) {
             report.filtered_out += 1;
         } else {
             entry.1 += 1;
@@ -459,18 +456,4 @@ fn aggregate(mut recs: Vec<Rec>, min: u32) -> (Vec<PosEntry>, Vec<MoveEntry>) {
         sorted_moves.extend_from_slice(&moves[start..start + p.move_count as usize]);
     }
     (positions, sorted_moves)
-}
-
-/// Checks plies and min-games.
-pub(crate) fn check_options(options: &BuildOptions) -> Result<(), BookError> {
-    if options.plies == 0 || options.plies > MAX_PLIES {
-        return Err(BookError::Options(format!(
-            "plies must be 1 to {MAX_PLIES}, not {}",
-            options.plies
-        )));
-    }
-    if options.min_games == 0 {
-        return Err(BookError::Options("min-games must be at least 1".into()));
-    }
-    Ok(())
 }

@@ -14,6 +14,7 @@ use crate::book::data::{
 use crate::book::eval::{Leaf, Score};
 use crate::book::key::Canonical;
 use crate::book::negamax::Graph;
+use crate::book::options::MinGames;
 use crate::book::stats::Stats;
 use crate::book::BookError;
 
@@ -97,7 +98,7 @@ impl BookData {
             games: None,
             game_index: false,
         };
-        out.info.options.plies = 0;
+        out.info.options = out.info.options.lines_cut();
         out.info.games = self.positions[start].stats.games();
         let report = CutReport {
             positions: (self.positions.len() as u64, out.positions.len() as u64),
@@ -111,7 +112,7 @@ impl BookData {
     /// games: positions, moves and lines played in fewer games are dropped (positions that
     /// `book deviate` added, which no game reached, stay). The game table is kept whole.
     pub fn pruned(&self, min_games: u32) -> Result<(BookData, CutReport), CutError> {
-        let book = self.info.options.min_games;
+        let book = self.info.options.min_games();
         if min_games <= book {
             return Err(CutError::BelowBookMinimum {
                 book,
@@ -119,7 +120,8 @@ impl BookData {
             });
         }
         let mut out = self.clone();
-        let mut report = out.prune_keeping_values(min_games)?;
+        let mut report =
+            out.prune_keeping_values(MinGames::new(min_games).map_err(BookError::from)?)?;
         report.positions.0 = self.positions.len() as u64;
         report.lines.0 = self.nodes.len() as u64;
         Ok((out, report))
@@ -128,7 +130,7 @@ impl BookData {
     /// Prunes in place to `min_games` (see [`BookData::pruned`]); an evaluated book keeps its
     /// values: each dropped move that had a value becomes its position's leaf if it is the
     /// best move out of the book.
-    pub fn prune_keeping_values(&mut self, min_games: u32) -> Result<CutReport, BookError> {
+    pub fn prune_keeping_values(&mut self, min_games: MinGames) -> Result<CutReport, BookError> {
         let evaluated = self.info.evaluation.is_some();
         let before = evaluated.then(|| {
             let graph = Graph::of(self);
@@ -136,11 +138,11 @@ impl BookData {
             (self.positions.clone(), graph)
         });
         let (positions, moves) =
-            merge_positions(&self.positions, &self.moves, &[], &[], min_games)?;
-        self.nodes = merge_tries(&self.nodes, &[], min_games)?;
+            merge_positions(&self.positions, &self.moves, &[], &[], min_games.get())?;
+        self.nodes = merge_tries(&self.nodes, &[], min_games.get())?;
         self.positions = positions;
         self.moves = moves;
-        self.info.options.min_games = min_games;
+        self.info.options = self.info.options.with_min_games(min_games);
         let mut report = CutReport {
             positions: (0, self.positions.len() as u64),
             lines: (0, self.nodes.len() as u64),

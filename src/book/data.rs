@@ -4,97 +4,9 @@
 use crate::book::eval::{EvalInfo, PosEval};
 use crate::book::games::GameTable;
 use crate::book::key::{stable_hash, Key};
-use crate::book::option_difference::OptionDifference;
+use crate::book::options::{BuildOptions, MinGames};
 use crate::book::stats::Stats;
 use crate::book::BookError;
-
-/// How a book was built: depth, pruning and the game filters.
-#[derive(Clone, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
-pub struct BuildOptions {
-    /// Plies of each game taken into the book (passes count as plies).
-    pub plies: u8,
-    /// Positions, moves and lines seen in fewer games are left out (after exact counting).
-    pub min_games: u32,
-    /// Which games are used.
-    pub filter: GameFilter,
-}
-
-impl BuildOptions {
-    /// The options that merging must find equal (all but `min_games`, which merge applies
-    /// itself) and that differ between `self` and `other`.
-    #[must_use]
-    pub fn differences(&self, other: &BuildOptions) -> Vec<OptionDifference> {
-        let text = |t: &Option<String>| t.as_ref().map_or("not given".into(), |t| format!("{t:?}"));
-        let years =
-            |y: Option<(u16, u16)>| y.map_or("not given".into(), |(a, b)| format!("{a}-{b}"));
-        let side = |c: PlayerColor| match c {
-            PlayerColor::Either => "either",
-            PlayerColor::Black => "black",
-            PlayerColor::White => "white",
-        };
-        let flag = |b: bool| if b { "given" } else { "not given" };
-        // Named field by field so that a new filter field cannot be left out of the list.
-        let GameFilter {
-            player: _,
-            player_color: _,
-            years: _,
-            event: _,
-            complete_only: _,
-        } = self.filter;
-        let (a, b) = (&self.filter, &other.filter);
-        let all = [
-            ("--plies", self.plies.to_string(), other.plies.to_string()),
-            ("--player", text(&a.player), text(&b.player)),
-            (
-                "--player-side",
-                side(a.player_color).into(),
-                side(b.player_color).into(),
-            ),
-            ("--years", years(a.years), years(b.years)),
-            ("--event", text(&a.event), text(&b.event)),
-            (
-                "--complete-only",
-                flag(a.complete_only).into(),
-                flag(b.complete_only).into(),
-            ),
-        ];
-        all.into_iter()
-            .filter(|(_, x, y)| x != y)
-            .map(|(option, value, other)| OptionDifference {
-                option,
-                value,
-                other,
-            })
-            .collect()
-    }
-}
-
-/// Which games go into a book, from the game metadata.
-#[derive(Clone, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
-pub struct GameFilter {
-    /// Only games of a player whose name contains this text (case and accents ignored).
-    pub player: Option<String>,
-    /// Which side that player must have had.
-    pub player_color: PlayerColor,
-    /// Only games played in these years (inclusive).
-    pub years: Option<(u16, u16)>,
-    /// Only games of an event whose name contains this text (case and accents ignored).
-    pub event: Option<String>,
-    /// Only games played to the end.
-    pub complete_only: bool,
-}
-
-/// The side a filtered player must have had.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]
-pub enum PlayerColor {
-    /// Black or white.
-    #[default]
-    Either,
-    /// Black only.
-    Black,
-    /// White only.
-    White,
-}
 
 /// One input file and how many of its games were read and used.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, bincode::Encode, bincode::Decode)]
@@ -197,9 +109,9 @@ impl BookData {
 
     /// Merges books built with the same plies and filters, then prunes with `min_games`.
     /// The inputs must not be pruned (`min_games` 1): pruned counts cannot be added up.
-    pub fn merge(books: &[BookData], min_games: u32) -> Result<BookData, BookError> {
+    pub fn merge(books: &[BookData], min_games: MinGames) -> Result<BookData, BookError> {
         let options: Vec<&BuildOptions> = books.iter().map(|b| &b.info.options).collect();
-        check_mergeable(&options)?;
+        merged_options(&options, min_games)?;
         let overflow = || BookError::Merge("game counts overflow".into());
         let mut acc = books[0].clone();
         for b in &books[1..] {
@@ -230,19 +142,23 @@ impl BookData {
     }
 }
 
-/// Checks that books built with `options` can be added up: none pruned (pruned counts
-/// cannot be added exactly) and all with the first one's plies and filters.
-pub(crate) fn check_mergeable(options: &[&BuildOptions]) -> Result<(), BookError> {
+/// The options of the merge at `min_games` of books built with `options`, checked before
+/// any work: they can be added up (none pruned, since pruned counts cannot be added exactly,
+/// and all with the first one's plies and filters) and `min_games` keeps the options' rules.
+pub(crate) fn merged_options(
+    options: &[&BuildOptions],
+    min_games: MinGames,
+) -> Result<BuildOptions, BookError> {
     let Some(first) = options.first() else {
         return Err(BookError::Merge("no books to merge".into()));
     };
     for (i, o) in options.iter().enumerate() {
-        if o.min_games > 1 {
+        if o.min_games() > 1 {
             return Err(BookError::Merge(format!(
                 "book {} was built with --min-games {}: pruned counts cannot be merged \
                  exactly; build the inputs with --min-games 1 and prune in merge",
                 i + 1,
-                o.min_games
+                o.min_games()
             )));
         }
         let differences = o.differences(first);
@@ -253,7 +169,7 @@ pub(crate) fn check_mergeable(options: &[&BuildOptions]) -> Result<(), BookError
             });
         }
     }
-    Ok(())
+    Ok(first.with_min_games(min_games))
 }
 
 /// The evaluation of a position found in two books: the deeper leaf (the first on a tie);

@@ -31,9 +31,13 @@ pub enum BookError {
         /// What is wrong.
         reason: String,
     },
-    /// Build options out of range.
+    /// A request the book or its format cannot serve (a count past the format's limits, a
+    /// move from a position the book does not hold, a walk too long).
     #[error("{0}")]
     Options(String),
+    /// Build options or a game filter that break a rule.
+    #[error(transparent)]
+    BuildOptions(#[from] crate::book::OptionsError),
     /// Books that cannot be merged.
     #[error("cannot merge: {0}")]
     Merge(String),

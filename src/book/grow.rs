@@ -87,7 +87,7 @@ impl BookData {
     pub fn drop_unplayed(&mut self) {
         let unplayed = self.positions.iter().any(|p| p.stats.games() == 0)
             || self.moves.iter().any(|m| m.stats.games() == 0);
-        if self.info.options.plies == 0 || !unplayed {
+        if self.info.options.plies() == 0 || !unplayed {
             return;
         }
         let mut positions = Vec::with_capacity(self.positions.len());

@@ -172,7 +172,7 @@ impl IndexedGames<'_> {
         keep: usize,
     ) -> Result<Option<PositionGames>, BookError> {
         let c = Canonical::of(board);
-        let plies = usize::from(self.book.header().options.plies);
+        let plies = usize::from(self.book.header().options.plies());
         let Some(p) = self.book.position_index(&c)?.filter(|_| max_ply >= plies) else {
             return Ok(None);
         };

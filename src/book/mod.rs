@@ -44,6 +44,7 @@ mod le;
 mod line_values;
 mod negamax;
 mod option_difference;
+mod options;
 mod reader;
 mod sigbus;
 mod stats;
@@ -51,10 +52,10 @@ pub mod trust;
 mod values;
 mod window;
 
-pub use build::{build, name_matches, BuildReport, NameField, MAX_PLIES};
+pub use build::{build, name_matches, BuildReport, NameField};
 pub use checksum::checksum;
 pub use cut::{CutError, CutReport};
-pub use data::{BookData, BookInfo, BuildOptions, GameFilter, PlayerColor, Source};
+pub use data::{BookData, BookInfo, Source};
 pub use default::{default_path, locate_default, BOOK_ENV, DEFAULT_BOOK};
 pub use error::BookError;
 pub use eval::{
@@ -69,6 +70,7 @@ pub use indexed::IndexedGames;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use option_difference::OptionDifference;
+pub use options::{BuildOptions, GameFilter, MinGames, OptionsError, PlayerColor, MAX_PLIES};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use sigbus::{exit_on_sigbus, CHANGED_UNDER_READ};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};

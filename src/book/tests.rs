@@ -66,11 +66,25 @@ pub(crate) fn random_game(seed: u64, max_plies: usize, file: &str) -> GameRecord
 }
 
 fn options(plies: u8, min_games: u32) -> BuildOptions {
-    BuildOptions {
-        plies,
-        min_games,
-        filter: GameFilter::default(),
-    }
+    filtered(plies, min_games, GameFilter::default())
+}
+
+fn min_games(min: u32) -> MinGames {
+    MinGames::new(min).unwrap()
+}
+
+fn filtered(plies: u8, min_games: u32, filter: GameFilter) -> BuildOptions {
+    BuildOptions::new(plies, min_games, filter).unwrap()
+}
+
+/// A filter of a player (with a side), years and completeness.
+fn filter(
+    player: Option<&str>,
+    side: PlayerColor,
+    years: Option<(u16, u16)>,
+    complete_only: bool,
+) -> GameFilter {
+    GameFilter::new(player.map(str::to_string), side, years, None, complete_only).unwrap()
 }
 
 fn build_bytes(games: &[GameRecord], opts: &BuildOptions) -> Vec<u8> {
@@ -251,7 +265,7 @@ fn merge_equals_build_and_prunes_at_the_end() {
         let whole = build_bytes(&gs, &options(14, min));
         let (a, _) = build(&gs[..150], &options(14, 1), 1_700_000_000, &|_| {}).unwrap();
         let (b, _) = build(&gs[150..], &options(14, 1), 1_600_000_000, &|_| {}).unwrap();
-        let merged = BookData::merge(&[a.clone(), b.clone()], min).unwrap();
+        let merged = BookData::merge(&[a.clone(), b.clone()], min_games(min)).unwrap();
         assert!(encode(&merged).unwrap() == whole, "min {min}");
         // Through files: read back, merge again.
         let ra = Book::from_bytes(encode(&a).unwrap(), "a")
@@ -263,35 +277,70 @@ fn merge_equals_build_and_prunes_at_the_end() {
             .to_data()
             .unwrap();
         assert_eq!(ra, a);
-        let merged = BookData::merge(&[rb, ra], min).unwrap();
+        let merged = BookData::merge(&[rb, ra], min_games(min)).unwrap();
         assert!(encode(&merged).unwrap() == whole, "min {min}, reversed");
     }
     let (pruned, _) = build(&gs, &options(14, 2), 0, &|_| {}).unwrap();
-    assert!(BookData::merge(&[pruned.clone(), pruned], 2).is_err());
+    assert!(BookData::merge(&[pruned.clone(), pruned], min_games(2)).is_err());
     let (other, _) = build(&gs, &options(13, 1), 0, &|_| {}).unwrap();
     let (a, _) = build(&gs, &options(14, 1), 0, &|_| {}).unwrap();
-    assert!(BookData::merge(&[a, other], 1).is_err());
+    assert!(BookData::merge(&[a, other], MinGames::ONE).is_err());
 }
 
 #[test]
 fn option_differences_name_every_merge_option_that_differs() {
     let base = options(20, 1);
     assert_eq!(base.differences(&options(20, 3)), []);
-    type Change = fn(&mut BuildOptions);
-    let changes: [(&str, Change); 6] = [
-        ("--plies", |o| o.plies = 21),
-        ("--player", |o| o.filter.player = Some("x".into())),
-        ("--player-side", |o| {
-            o.filter.player_color = PlayerColor::White
-        }),
-        ("--years", |o| o.filter.years = Some((1990, 1991))),
-        ("--event", |o| o.filter.event = Some("Cup".into())),
-        ("--complete-only", |o| o.filter.complete_only = true),
+    let x = || Some("x".to_string());
+    let either = PlayerColor::Either;
+    let changes = [
+        ("--plies", options(21, 1)),
+        (
+            "--player",
+            filtered(
+                20,
+                1,
+                GameFilter::new(x(), either, None, None, false).unwrap(),
+            ),
+        ),
+        (
+            "--player-side",
+            // Against a base with the player: only the side differs.
+            filtered(
+                20,
+                1,
+                GameFilter::new(x(), PlayerColor::White, None, None, false).unwrap(),
+            ),
+        ),
+        (
+            "--years",
+            filtered(20, 1, filter(None, either, Some((1990, 1991)), false)),
+        ),
+        (
+            "--event",
+            filtered(
+                20,
+                1,
+                GameFilter::new(None, either, None, Some("Cup".into()), false).unwrap(),
+            ),
+        ),
+        (
+            "--complete-only",
+            filtered(20, 1, filter(None, either, None, true)),
+        ),
     ];
-    for (name, change) in changes {
-        let mut other = base.clone();
-        change(&mut other);
-        let d = other.differences(&base);
+    let with_player = filtered(
+        20,
+        1,
+        GameFilter::new(x(), either, None, None, false).unwrap(),
+    );
+    for (name, other) in changes {
+        let base = if name == "--player-side" {
+            &with_player
+        } else {
+            &base
+        };
+        let d = other.differences(base);
         assert_eq!(d.len(), 1, "{name}: {d:?}");
         assert_eq!(d[0].option, name);
         assert_ne!(d[0].value, d[0].other, "{name}");
@@ -384,18 +433,19 @@ fn filters_select_games() {
     let mut gs = games(100, 20);
     gs[3].black = Some("Takeshi Murakami".into());
     gs[7].white = Some("takeshi murakami".into());
-    let mut opts = options(10, 1);
-    opts.filter.player = Some("MURAKAMI".into());
-    let (data, report) = build(&gs, &opts, 0, &|_| {}).unwrap();
+    let murakami = |side| filtered(10, 1, filter(Some("MURAKAMI"), side, None, false));
+    let (data, report) = build(&gs, &murakami(PlayerColor::Either), 0, &|_| {}).unwrap();
     assert_eq!((data.info.games, report.filtered_out), (2, 98));
-    opts.filter.player_color = PlayerColor::White;
+    let opts = murakami(PlayerColor::White);
     assert_eq!(build(&gs, &opts, 0, &|_| {}).unwrap().0.info.games, 1);
-    let mut opts = options(10, 1);
-    opts.filter.years = Some((1990, 1994));
+    let opts = filtered(
+        10,
+        1,
+        filter(None, PlayerColor::Either, Some((1990, 1994)), false),
+    );
     let want = gs.iter().filter(|g| g.year.unwrap() <= 1994).count() as u64;
     assert_eq!(build(&gs, &opts, 0, &|_| {}).unwrap().0.info.games, want);
-    let mut opts = options(10, 1);
-    opts.filter.complete_only = true;
+    let opts = filtered(10, 1, filter(None, PlayerColor::Either, None, true));
     let want = gs.iter().filter(|g| g.complete).count() as u64;
     assert_eq!(build(&gs, &opts, 0, &|_| {}).unwrap().0.info.games, want);
 }

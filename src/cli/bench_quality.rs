@@ -18,7 +18,7 @@ use othbook::board::Position;
 use othbook::data_file::DataFile;
 use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, Selectivity, SCALE};
 use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
-use othbook::train::label::{value, LabelOptions};
+use othbook::train::label::{value, LabelOptions, LabelSettings};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use serde::Serialize;
 use std::io::Write;
@@ -336,12 +336,12 @@ fn label_accuracy(
     depth: u32,
     selectivity: Selectivity,
 ) -> Result<LabelAccuracy> {
-    let opts = LabelOptions {
+    let opts = LabelSettings {
         depth,
         selectivity,
-        ..LabelOptions::default()
-    };
-    opts.check()?;
+        ..LabelSettings::default()
+    }
+    .check()?;
     let start = Instant::now();
     let mut err = 0.0;
     for s in exact {

@@ -6,7 +6,7 @@ use super::output_path::{claim, Output, BOOK};
 use super::reading::{input_progress, why_no_games, why_nothing_matched};
 use anyhow::{Context, Result};
 use othbook::book::external::{Control, ExternalBuild, Step};
-use othbook::book::{BookError, BuildOptions, BuildReport, GameFilter, PlayerColor, MAX_PLIES};
+use othbook::book::{BookError, BuildOptions, BuildReport, GameFilter, PlayerColor};
 use othbook::transcript::people::NameCounts;
 use othbook::transcript::{ingest_each, IngestOptions, IngestSummary};
 use std::io::Write;
@@ -183,33 +183,22 @@ fn created(inputs: &[PathBuf]) -> Result<u64> {
     Ok(newest)
 }
 
-/// The build options of `args`, checked.
+/// The build options of `args`, checked by the library (the one place of their rules).
 fn build_options(args: &Args) -> Result<BuildOptions> {
-    if args.plies == 0 || args.plies > MAX_PLIES {
-        return Err(bad(format!("--plies {}: use 1 to {MAX_PLIES}", args.plies)));
-    }
-    if args.min_games == 0 {
-        return Err(bad("--min-games must be at least 1"));
-    }
-    if args.player.is_none() && !matches!(args.player_side, Side::Either) {
-        // It would be stored in the book's options, where it filters nothing but stops merges.
-        return Err(bad("--player-side needs --player"));
-    }
-    Ok(BuildOptions {
-        plies: args.plies,
-        min_games: args.min_games,
-        filter: GameFilter {
-            player: args.player.clone(),
-            player_color: match args.player_side {
-                Side::Either => PlayerColor::Either,
-                Side::Black => PlayerColor::Black,
-                Side::White => PlayerColor::White,
-            },
-            years: args.years.as_deref().map(years_arg).transpose()?,
-            event: args.event.clone(),
-            complete_only: args.complete_only,
+    let filter = GameFilter::new(
+        args.player.clone(),
+        match args.player_side {
+            Side::Either => PlayerColor::Either,
+            Side::Black => PlayerColor::Black,
+            Side::White => PlayerColor::White,
         },
-    })
+        args.years.as_deref().map(years_arg).transpose()?,
+        args.event.clone(),
+        args.complete_only,
+    );
+    filter
+        .and_then(|filter| BuildOptions::new(args.plies, args.min_games, filter))
+        .map_err(|e| bad(format!("--{e}")))
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
@@ -238,7 +227,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let output_path = output.path().to_path_buf();
     let mut builder = ExternalBuild::new(&options, date, args.memory, &output_path, control)?;
     // Names are counted only to explain filters that match nothing.
-    let filtered = options.filter != GameFilter::default();
+    let filtered = *options.filter() != GameFilter::default();
     let mut names = NameCounts::default();
     let ingest_options = IngestOptions {
         format,
@@ -261,7 +250,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let read_secs = start.elapsed().as_secs_f64();
     let report = builder.report().clone();
     if report.games_used == 0 && !args.allow_empty {
-        return Err(no_games_used(&summary, &report, &names, &options.filter));
+        return Err(no_games_used(&summary, &report, &names, options.filter()));
     }
     let (written, report) = pool
         .install(|| builder.finish(&output_path))
@@ -303,12 +292,7 @@ fn no_games_used(
     } else {
         format!(
             "no game matched the filters: {}",
-            why_nothing_matched(
-                names,
-                filter.player.as_deref(),
-                filter.event.as_deref(),
-                filter.years,
-            )
+            why_nothing_matched(names, filter.player(), filter.event(), filter.years(),)
         )
     };
     anyhow::anyhow!("no book written: {why} (--allow-empty writes an empty book)")

@@ -173,7 +173,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     )?;
     report.history = history;
     if let (true, Some((table, ratings)), Some((found, _))) = (args.ratings, &rated, &found) {
-        let plies = usize::from(book.info().options.plies);
+        let plies = usize::from(book.info().options.plies());
         report.ratings = Some(move_ratings(&report, found, plies, table, ratings)?);
     }
     match args.format {
@@ -256,9 +256,9 @@ fn position_games(
     // The book counts the games' first `plies` plies, and leaves out rarer moves.
     let query = GamesQuery {
         board: &pos.board,
-        max_ply: usize::from(info.options.plies),
+        max_ply: usize::from(info.options.plies()),
         filter,
-        min_games: u64::from(info.options.min_games),
+        min_games: u64::from(info.options.min_games()),
         keep: Some(args.games.unwrap_or(0)),
         rated: rating.map(|(ratings, c)| RatedChoice {
             ratings,

@@ -6,7 +6,7 @@ use super::interrupt;
 use super::output_path::{claim, Output, BOOK};
 use anyhow::{Context, Result};
 use othbook::book::external::{merge_files, Control, Step, TempFolder, Written};
-use othbook::book::{write_book, Book, BookData, BookError, OptionDifference};
+use othbook::book::{write_book, Book, BookData, BookError, MinGames, OptionDifference};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -63,9 +63,7 @@ fn named(e: BookError, inputs: &[PathBuf]) -> anyhow::Error {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    if args.min_games == 0 {
-        return Err(bad("--min-games must be at least 1"));
-    }
+    let min_games = MinGames::new(args.min_games).map_err(|e| bad(format!("--{e}")))?;
     let output = args.output.require_file("-o", BOOK)?;
     super::common::distinct_files(&args.inputs, &[output])?;
     let output = claim(output)?;
@@ -113,7 +111,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     }
     let in_memory = args.dedupe || infos.iter().any(|(_, _, values)| *values);
     let written = if in_memory {
-        merge_in_memory(&args, output.path())?
+        merge_in_memory(&args, min_games, output.path())?
     } else {
         let multi = indicatif::MultiProgress::new();
         let stage = stage_line(&multi);
@@ -125,7 +123,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         let mut folder = TempFolder::beside(output.path());
         let written = merge_files(
             &args.inputs,
-            args.min_games,
+            min_games,
             args.memory,
             output.path(),
             &mut folder,
@@ -154,7 +152,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
 }
 
 /// The merge of books with values, or with --dedupe: every book read into memory.
-fn merge_in_memory(args: &Args, output: &std::path::Path) -> Result<Written> {
+fn merge_in_memory(args: &Args, min_games: MinGames, output: &std::path::Path) -> Result<Written> {
     let mut books = Vec::with_capacity(args.inputs.len());
     for p in &args.inputs {
         books.push(Book::open(p)?.to_data()?);
@@ -164,7 +162,7 @@ fn merge_in_memory(args: &Args, output: &std::path::Path) -> Result<Written> {
     } else {
         BookData::merge
     };
-    let merged = merge(&books, args.min_games).map_err(|e| named(e, &args.inputs))?;
+    let merged = merge(&books, min_games).map_err(|e| named(e, &args.inputs))?;
     if merged.info.games == 0 && !args.allow_empty {
         return Err(anyhow::anyhow!(
             "no book written: the input books hold no games (--allow-empty writes an empty book)"

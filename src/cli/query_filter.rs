@@ -55,25 +55,25 @@ impl FilterArgs {
 /// The filter in the words of its options: `--player "tamenori" --color white --years 1990-2000`.
 pub fn describe(f: &GameFilter) -> String {
     let mut parts = Vec::new();
-    if let Some(p) = &f.player {
+    if let Some(p) = f.player() {
         parts.push(format!("--player {p:?}"));
-        match f.player_color {
+        match f.player_color() {
             PlayerColor::Black => parts.push("--color black".into()),
             PlayerColor::White => parts.push("--color white".into()),
             PlayerColor::Either => {}
         }
     }
-    if let Some((a, b)) = f.years {
+    if let Some((a, b)) = f.years() {
         parts.push(if a == b {
             format!("--years {a}")
         } else {
             format!("--years {a}-{b}")
         });
     }
-    if let Some(e) = &f.event {
+    if let Some(e) = f.event() {
         parts.push(format!("--event {e:?}"));
     }
-    if f.complete_only {
+    if f.complete_only() {
         parts.push("--complete-only".into());
     }
     parts.join(" ")

@@ -5,7 +5,7 @@ use super::interrupt::{self, Interrupted};
 use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
-use othbook::train::label::{self, LabelOptions};
+use othbook::train::label::{self, LabelOptions, LabelSettings};
 use othbook::train::{
     parity, train, train_joint, train_labels, LabelWeight, Progress, TrainOptions, TrainReport,
     TrainSettings,
@@ -180,7 +180,7 @@ fn label_options(args: &LabelArgs) -> Result<LabelOptions> {
         .split_once('-')
         .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
         .ok_or_else(|| bad("--empties: use LO-HI, such as 12-54"))?;
-    let opts = LabelOptions {
+    let settings = LabelSettings {
         every: args.every,
         holdout: args.holdout,
         per_game: args.per_game,
@@ -196,8 +196,7 @@ fn label_options(args: &LabelArgs) -> Result<LabelOptions> {
         limit: args.limit.unwrap_or(usize::MAX),
         theoretical: args.theoretical,
     };
-    opts.check().map_err(|e| bad(e.to_string()))?;
-    Ok(opts)
+    settings.check().map_err(|e| bad(e.to_string()))
 }
 
 /// Why no position was labelled, so that no empty labels file is written.

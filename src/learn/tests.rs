@@ -15,11 +15,7 @@ fn book(n: u64, plies: u8) -> BookData {
     let games: Vec<_> = (0..n)
         .map(|i| random_game(i % (n / 2 + 1), 60, "r.gam"))
         .collect();
-    let opts = BuildOptions {
-        plies,
-        min_games: 1,
-        filter: GameFilter::default(),
-    };
+    let opts = BuildOptions::new(plies, 1, GameFilter::default()).unwrap();
     build(&games, &opts, 1_700_000_000, &|_| {})
         .expect("build")
         .0

@@ -422,7 +422,7 @@ impl ExploreReport {
         if let Some(e) = q.scores {
             add_unlisted_moves(&mut rows, pos, e.scores.iter().map(|s| s.0));
         }
-        let min_games = info.options.min_games;
+        let min_games = info.options.min_games();
         // A row's games are known when the book lists the move, or lists every move played
         // (no minimum), or no game reached the position, so none played the move either.
         let known = |i: usize| i < listed || min_games <= 1 || (in_book && stats.games() == 0);

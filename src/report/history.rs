@@ -144,7 +144,7 @@ impl YearHistory {
         board: &Board,
         filter: Option<&GameFilter>,
     ) -> Result<YearHistory, HistoryError> {
-        let max_ply = usize::from(book.info().options.plies);
+        let max_ply = usize::from(book.info().options.plies());
         if let Some(games) = book.indexed_games()? {
             let chosen = filter
                 .map(|f| games.selection(f))

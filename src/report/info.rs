@@ -102,7 +102,7 @@ impl InfoReport {
         let info = book.info();
         let (positions, moves, trie_nodes) = book.counts();
         let o = &info.options;
-        let f = &o.filter;
+        let f = o.filter();
         Ok(InfoReport {
             found: None,
             file: file.to_string(),
@@ -115,18 +115,18 @@ impl InfoReport {
             moves,
             trie_nodes,
             options: InfoOptions {
-                plies: o.plies,
-                min_games: o.min_games,
-                player: f.player.clone(),
-                player_color: match f.player_color {
+                plies: o.plies(),
+                min_games: o.min_games(),
+                player: f.player().map(str::to_string),
+                player_color: match f.player_color() {
                     PlayerColor::Either => "either",
                     PlayerColor::Black => "black",
                     PlayerColor::White => "white",
                 }
                 .to_string(),
-                years: f.years.map(|(a, b)| format!("{a}-{b}")),
-                event: f.event.clone(),
-                complete_only: f.complete_only,
+                years: f.years().map(|(a, b)| format!("{a}-{b}")),
+                event: f.event().map(str::to_string),
+                complete_only: f.complete_only(),
             },
             values: values_of(book)?,
             // Read, so checked.

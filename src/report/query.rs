@@ -6,7 +6,7 @@
 //! ([`QueryError::param`]).
 
 use crate::board::{play_line, LineError, Move, NotationError, Position};
-use crate::book::{GameFilter, PlayerColor};
+use crate::book::{GameFilter, OptionsError, PlayerColor};
 
 /// Most games one page of a list may hold.
 pub const MAX_LIMIT: usize = 500;
@@ -245,13 +245,20 @@ pub fn game_filter(f: &FilterText<'_>) -> Result<Option<GameFilter>, QueryError>
     if f.color.is_some() && f.player.is_none() {
         return Err(QueryError::ColorWithoutPlayer);
     }
-    let filter = GameFilter {
-        player: f.player.map(str::to_string),
-        player_color: f.color.unwrap_or_default(),
-        years: f.years.map(parse_years).transpose()?,
-        event: f.event.map(str::to_string),
-        complete_only: f.complete_only,
-    };
+    let filter = GameFilter::new(
+        f.player.map(str::to_string),
+        f.color.unwrap_or_default(),
+        f.years.map(parse_years).transpose()?,
+        f.event.map(str::to_string),
+        f.complete_only,
+    )
+    .map_err(|e| match e {
+        OptionsError::Years { .. } => QueryError::Years {
+            text: f.years.unwrap_or_default().to_string(),
+        },
+        // The filter's only other rule: a side needs a player.
+        _ => QueryError::ColorWithoutPlayer,
+    })?;
     Ok((filter != GameFilter::default()).then_some(filter))
 }
 
@@ -361,9 +368,9 @@ mod tests {
         })
         .unwrap()
         .unwrap();
-        assert_eq!(f.player.as_deref(), Some("Tamenori"));
-        assert_eq!(f.player_color, PlayerColor::White);
-        assert_eq!(f.years, Some((1990, 2000)));
+        assert_eq!(f.player(), Some("Tamenori"));
+        assert_eq!(f.player_color(), PlayerColor::White);
+        assert_eq!(f.years(), Some((1990, 2000)));
     }
 
     #[test]

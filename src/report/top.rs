@@ -65,10 +65,10 @@ impl TopReport {
                 // The book leaves out lines of fewer games than its min_games: so do its
                 // filtered lines.
                 let query = &TopQuery {
-                    min_games: query.min_games.max(u64::from(info.options.min_games)),
+                    min_games: query.min_games.max(u64::from(info.options.min_games())),
                     ..*query
                 };
-                let depth = usize::from(info.options.plies);
+                let depth = usize::from(info.options.plies());
                 if by_value {
                     let all = TopQuery {
                         limit: usize::MAX,
@@ -105,7 +105,7 @@ impl TopReport {
         Ok(TopReport {
             plies: query.plies,
             book_has_values: with_values,
-            book_plies: info.options.plies,
+            book_plies: info.options.plies(),
             lines,
         })
     }

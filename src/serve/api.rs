@@ -266,8 +266,8 @@ pub async fn info(
         book: b.name.clone(),
         positions: b.book.counts().0,
         games: info.games,
-        min_games: info.options.min_games,
-        plies: info.options.plies,
+        min_games: info.options.min_games(),
+        plies: info.options.plies(),
         game_table: b.games.is_some(),
         evaluation: info.evaluation.map(Into::into),
         max_depth: s.options.max_depth,
@@ -337,7 +337,7 @@ pub async fn explore(
         )
         .map_err(|e| ApiError::book(&bk.name, e))?;
         if show_ratings {
-            let plies = usize::from(bk.book.info().options.plies);
+            let plies = usize::from(bk.book.info().options.plies());
             let all = match filtered {
                 Some(f) => f,
                 None => find_games(&bk, &t.pos.board, plies, None, None, 1)?,
@@ -372,10 +372,10 @@ fn filtered(
     find_games(
         b,
         &t.pos.board,
-        usize::from(info.options.plies),
+        usize::from(info.options.plies()),
         filter,
         floor,
-        u64::from(info.options.min_games),
+        u64::from(info.options.min_games()),
     )
 }
 

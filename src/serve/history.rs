@@ -57,7 +57,7 @@ pub async fn history(
     let bk = b.clone();
     let bytes = blocking(&s, move || {
         let table = game_table(&bk)?;
-        let max_ply = usize::from(bk.book.info().options.plies);
+        let max_ply = usize::from(bk.book.info().options.plies());
         // The rating floor keeps games as a filter does; the order does not matter here.
         let floor = RatingQuery {
             order: GameOrder::Recent,

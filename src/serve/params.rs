@@ -254,9 +254,9 @@ mod tests {
             ..RawParams::default()
         };
         let f = filter(&p).unwrap().unwrap();
-        assert_eq!(f.player.as_deref(), Some("Tamenori"));
-        assert_eq!(f.player_color, PlayerColor::White);
-        assert_eq!(f.years, Some((1990, 2000)));
+        assert_eq!(f.player(), Some("Tamenori"));
+        assert_eq!(f.player_color(), PlayerColor::White);
+        assert_eq!(f.years(), Some((1990, 2000)));
         assert!(filter(&RawParams::default()).unwrap().is_none());
         for (years, ok) in [
             ("1995", true),

@@ -4,7 +4,7 @@
 //! labels file that keeps them between `othbook train label` and `othbook train --labels`.
 //! The searches above the solve use Multi-ProbCut at the options' selectivity (exact = full
 //! width); the solves are always exact. WTHOR games also carry an exact label for free: the
-//! theoretical score of their position at 24 empties ([`LabelOptions::theoretical`]).
+//! theoretical score of their position at 24 empties ([`LabelSettings::theoretical`]).
 //!
 //! Labels file: UTF-8 text, a `# othbook labels 1` line, then one position per line:
 //! side to move's discs and opponent's discs as 16 hex digits each, then the value in discs
@@ -31,9 +31,10 @@ pub struct Labelled {
     pub value: f32,
 }
 
-/// Which positions to label and how.
+/// Which positions to label and how, as given: [`LabelSettings::check`] makes the
+/// [`LabelOptions`] that the labelling functions take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LabelOptions {
+pub struct LabelSettings {
     /// Label every `every`-th game of those not held out.
     pub every: usize,
     /// Games held out of training (every `holdout`-th, as `othbook train` counts them) are
@@ -61,9 +62,9 @@ pub struct LabelOptions {
     pub theoretical: bool,
 }
 
-impl Default for LabelOptions {
+impl Default for LabelSettings {
     fn default() -> Self {
-        LabelOptions {
+        LabelSettings {
             every: 4,
             holdout: super::holdout::EVERY,
             per_game: 3,
@@ -135,9 +136,29 @@ impl From<ReadError> for LabelError {
     }
 }
 
-impl LabelOptions {
-    /// Checks the options once.
-    pub fn check(&self) -> Result<(), LabelError> {
+/// [`LabelSettings`] checked once, when built ([`LabelSettings::check`]): the labelling
+/// functions take them as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelOptions(LabelSettings);
+
+impl Default for LabelOptions {
+    fn default() -> Self {
+        LabelSettings::default()
+            .check()
+            .expect("the default settings are valid")
+    }
+}
+
+impl std::ops::Deref for LabelOptions {
+    type Target = LabelSettings;
+    fn deref(&self) -> &LabelSettings {
+        &self.0
+    }
+}
+
+impl LabelSettings {
+    /// The options, checked once.
+    pub fn check(self) -> Result<LabelOptions, LabelError> {
         let bad = |m: &str| Err(LabelError::Options(m.to_string()));
         let (lo, hi) = self.empties;
         if self.every == 0 {
@@ -155,9 +176,11 @@ impl LabelOptions {
         if self.part.0 >= self.part.1 {
             return bad("--part: use K/N with 0 <= K < N");
         }
-        Ok(())
+        Ok(LabelOptions(self))
     }
+}
 
+impl LabelOptions {
     /// The empty counts of game number `g`'s positions: `per_game` counts spread over the
     /// range, shifted from game to game so that every count is used.
     fn empties_of(&self, g: usize) -> Vec<u32> {
@@ -226,7 +249,6 @@ pub fn label_from<E: SearchEval + Clone>(
     resume: &[Labelled],
     mut after: impl FnMut(&[Labelled]) -> ControlFlow<()>,
 ) -> Result<Labelling, LabelError> {
-    opts.check()?;
     let mut out = Vec::new();
     let kept = games
         .iter()

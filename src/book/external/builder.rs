@@ -9,9 +9,9 @@ use super::input::Input;
 use super::seen::Seen;
 use super::spool::Spool;
 use super::{merge_levels, Control, Step, TempFolder};
-use crate::book::build::{build, build_kept, check_options, BuildReport, Keep};
-use crate::book::data::BuildOptions;
+use crate::book::build::{build, build_kept, BuildReport, Keep};
 use crate::book::format::write_plain;
+use crate::book::options::{BuildOptions, MinGames};
 use crate::book::BookError;
 use crate::transcript::GameRecord;
 use std::path::{Path, PathBuf};
@@ -95,7 +95,7 @@ fn footprint(g: &GameRecord, plies: usize) -> (u64, u64) {
 }
 
 impl<'a> ExternalBuild<'a> {
-    /// A build of `options` (checked here) dated `created` (as [`build`]) into `output`
+    /// A build of `options` dated `created` (as [`build`]) into `output`
     /// within about `memory` bytes. Temporary folders that killed builds of `output` left
     /// behind are removed now.
     pub fn new(
@@ -105,7 +105,6 @@ impl<'a> ExternalBuild<'a> {
         output: &Path,
         control: Control<'a>,
     ) -> Result<Self, BookError> {
-        check_options(options)?;
         Ok(ExternalBuild {
             options: options.clone(),
             created,
@@ -128,7 +127,7 @@ impl<'a> ExternalBuild<'a> {
         if self.counting.is_some() {
             return self.count(games);
         }
-        let plies = usize::from(self.options.plies);
+        let plies = usize::from(self.options.plies());
         let mut games = games.into_iter();
         while let Some(g) = games.next() {
             self.tally(&g);
@@ -136,13 +135,13 @@ impl<'a> ExternalBuild<'a> {
             // Until the first run, the games held may still all be built at once, pruned:
             // they are held as long as that build fits.
             let min = if self.runs.is_empty() {
-                self.options.min_games
+                self.options.min_games()
             } else {
                 1
             };
             let after = self.held + record + (self.plies + replayed) * per_ply(min);
             if after > self.memory && !self.pending.is_empty() {
-                if self.options.min_games >= 2 {
+                if self.options.min_games() >= 2 {
                     // Every position must be counted before any run is written.
                     let held = std::mem::take(&mut self.pending);
                     self.held = 0;
@@ -194,7 +193,7 @@ impl<'a> ExternalBuild<'a> {
         let Some((seen, spool)) = &mut self.counting else {
             return Ok(());
         };
-        let plies = usize::from(self.options.plies);
+        let plies = usize::from(self.options.plies());
         let options = &self.options;
         games
             .par_iter()
@@ -221,7 +220,7 @@ impl<'a> ExternalBuild<'a> {
         let mut games = std::mem::take(&mut self.pending);
         self.held = 0;
         self.plies = 0;
-        let plies = usize::from(self.options.plies);
+        let plies = usize::from(self.options.plies());
         let unpruned = |g: &GameRecord| {
             let (record, replayed) = footprint(g, plies);
             record + replayed * per_ply(1)
@@ -253,7 +252,7 @@ impl<'a> ExternalBuild<'a> {
         };
         seen.seal();
         let budget = self.memory.saturating_sub(seen.bytes()).max(1);
-        let plies = usize::from(self.options.plies);
+        let plies = usize::from(self.options.plies());
         let mut games = spool.reader()?;
         let keep = |h: u64| seen.again(h);
         let mut run = Vec::new();
@@ -277,10 +276,7 @@ impl<'a> ExternalBuild<'a> {
     /// Builds `games`, unpruned but for the positions `keep` rejects, and writes them as
     /// one run.
     fn spill_run(&mut self, games: &[GameRecord], keep: Keep<'_>) -> Result<(), BookError> {
-        let exact = BuildOptions {
-            min_games: 1,
-            ..self.options.clone()
-        };
+        let exact = self.options.with_min_games(MinGames::ONE);
         let (data, report) = build_kept(games, &exact, self.created, &|_| {}, keep)?;
         let path = self
             .folder
@@ -317,7 +313,7 @@ impl<'a> ExternalBuild<'a> {
         }
         let mut written = merge_levels(
             inputs,
-            self.options.min_games,
+            self.options.pruning(),
             self.memory,
             output,
             &mut self.folder,
@@ -330,7 +326,7 @@ impl<'a> ExternalBuild<'a> {
 
 /// Whether a build of `options` uses `g`: from the start, and passing the filter.
 fn uses(options: &BuildOptions, g: &GameRecord) -> bool {
-    g.start == crate::board::Position::START && options.filter.accepts(g)
+    g.start == crate::board::Position::START && options.filter().accepts(g)
 }
 
 /// Calls `f` with the stable hash of each canonical position of `g` a build `plies` deep

@@ -19,11 +19,12 @@ mod trie;
 pub use builder::{ExternalBuild, Written};
 pub use folder::TempFolder;
 
-use crate::book::data::{check_mergeable, merge_sources, NodeEntry, NO_PARENT, ROOT_CODE};
+use crate::book::data::{merge_sources, merged_options, NodeEntry, NO_PARENT, ROOT_CODE};
 use crate::book::format::{
     bucket_bits_for, get_node, node_bytes, write_file, write_index, Header, NODE_SIZE, POS_SIZE,
 };
 use crate::book::key::{stable_hash, Key};
+use crate::book::options::MinGames;
 use crate::book::BookError;
 use input::Input;
 use std::fs::File;
@@ -152,24 +153,21 @@ enum Target<'a> {
 /// pruned at `min_games`, using `folder` for its tables.
 fn merge_inputs(
     inputs: &[Input],
-    min_games: u32,
+    min_games: MinGames,
     memory: u64,
     folder: &Path,
     target: Target<'_>,
     control: &Control<'_>,
 ) -> Result<Written, BookError> {
     let options: Vec<_> = inputs.iter().map(|i| &i.header.options).collect();
-    check_mergeable(&options)?;
-    let Some(first) = inputs.first() else {
-        return Err(BookError::Merge("no books to merge".into()));
-    };
-    let plies = first.header.options.plies;
+    let merged = merged_options(&options, min_games)?;
+    let plies = merged.plies();
     let buffer = buffer_size(memory, inputs.len(), plies);
     let mut pos_file = TempFile::create(folder, "positions.tmp", "the merged positions")?;
     let mut move_file = TempFile::create(folder, "moves.tmp", "the merged moves")?;
     let (positions, moves) = positions::merge(
         inputs,
-        min_games,
+        min_games.get(),
         buffer,
         &mut pos_file,
         &mut move_file,
@@ -178,7 +176,7 @@ fn merge_inputs(
     let trie = trie::merge(
         inputs,
         usize::from(plies),
-        min_games,
+        min_games.get(),
         buffer,
         folder,
         control,
@@ -203,7 +201,7 @@ fn merge_inputs(
     };
     let mut header = Header {
         created: inputs.iter().map(|i| i.header.created).max().unwrap_or(0),
-        options: first.header.options.clone(),
+        options: merged,
         games: 0,
         sources: Vec::new(),
         positions,
@@ -215,7 +213,6 @@ fn merge_inputs(
         game_table: games.as_ref().map(|g| g.size),
         game_index: index.as_ref().map(index::MergedIndex::size),
     };
-    header.options.min_games = min_games;
     header.nodes = *header.levels.last().unwrap_or(&1);
     for i in inputs {
         header.games = header
@@ -388,13 +385,13 @@ impl Parts {
     }
 }
 
-/// Merges `paths`, books whose counts add up (see [`check_mergeable`]), into `output`
+/// Merges `paths`, books whose counts add up (see [`merged_options`]), into `output`
 /// within about `memory` bytes, pruned at `min_games`; `folder` takes the temporary files.
 /// Each input is checked in full first. Books with values are merged in memory instead
 /// (`BookData::merge`): the caller chooses.
 pub fn merge_files(
     paths: &[PathBuf],
-    min_games: u32,
+    min_games: MinGames,
     memory: u64,
     output: &Path,
     folder: &mut TempFolder,
@@ -405,7 +402,7 @@ pub fn merge_files(
         inputs.push(Input::open(p, false)?);
     }
     let options: Vec<_> = inputs.iter().map(|i| &i.header.options).collect();
-    check_mergeable(&options)?;
+    merged_options(&options, min_games)?;
     if let Some(i) = inputs.iter().find(|i| i.header.evaluation.is_some()) {
         return Err(BookError::Merge(format!(
             "{} holds values: books with values are merged in memory",
@@ -425,13 +422,13 @@ pub fn merge_files(
 /// `output`. The books marked `true` are temporary: removed once merged into another.
 fn merge_levels(
     mut inputs: Vec<(Input, bool)>,
-    min_games: u32,
+    min_games: MinGames,
     memory: u64,
     output: &Path,
     folder: &mut TempFolder,
     control: &Control<'_>,
 ) -> Result<Written, BookError> {
-    let plies = inputs.first().map_or(1, |i| i.0.header.options.plies);
+    let plies = inputs.first().map_or(1, |i| i.0.header.options.plies());
     let fan = fan_in(memory, plies);
     let mut made = 0usize;
     while inputs.len() > fan {
@@ -446,7 +443,14 @@ fn merge_levels(
             let dir = folder.path()?.to_path_buf();
             let path = dir.join(format!("merged-{made}.book"));
             made += 1;
-            merge_inputs(&group, 1, memory, &dir, Target::Run(&path), control)?;
+            merge_inputs(
+                &group,
+                MinGames::ONE,
+                memory,
+                &dir,
+                Target::Run(&path),
+                control,
+            )?;
             for (g, owned) in group.iter().zip(owned) {
                 if owned {
                     let _ = std::fs::remove_file(&*g.name);

@@ -3,7 +3,7 @@
 
 use super::{merge_files, Control, ExternalBuild, TempFolder};
 use crate::book::tests::random_game;
-use crate::book::{build, encode, BuildOptions, GameFilter, PlayerColor};
+use crate::book::{build, encode, BuildOptions, GameFilter, MinGames, PlayerColor};
 use crate::transcript::GameRecord;
 use proptest::prelude::*;
 use std::sync::atomic::AtomicBool;
@@ -59,15 +59,11 @@ proptest! {
         let g = games(&seeds, 40);
         let filter = match filter {
             0 => GameFilter::default(),
-            1 => GameFilter { player: Some("eve".into()), ..GameFilter::default() },
-            2 => GameFilter {
-                player: Some("zed".into()),
-                player_color: PlayerColor::White,
-                ..GameFilter::default()
-            },
-            _ => GameFilter { years: Some((1995, 2005)), complete_only: true, ..GameFilter::default() },
+            1 => GameFilter::new(Some("eve".into()), PlayerColor::Either, None, None, false).unwrap(),
+            2 => GameFilter::new(Some("zed".into()), PlayerColor::White, None, None, false).unwrap(),
+            _ => GameFilter::new(None, PlayerColor::Either, Some((1995, 2005)), None, true).unwrap(),
         };
-        let options = BuildOptions { plies, min_games: min, filter };
+        let options = BuildOptions::new(plies, min, filter).unwrap();
         let whole = encode(&build(&g, &options, 7, &|_| {}).unwrap().0).unwrap();
         // A budget of a few games: many runs, merged two at a time; at `--min-games` 2 or
         // more, the positions counted first on any number of threads.
@@ -81,11 +77,7 @@ proptest! {
 #[test]
 fn streamed_merges_are_merges_in_memory() {
     let dir = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        plies: 20,
-        min_games: 1,
-        filter: GameFilter::default(),
-    };
+    let options = BuildOptions::new(20, 1, GameFilter::default()).unwrap();
     let parts: Vec<Vec<u64>> = vec![
         (0..40).collect(),
         (30..90).collect(),
@@ -106,12 +98,14 @@ fn streamed_merges_are_merges_in_memory() {
     for (min, memory) in [(1, 1 << 30), (2, 1 << 16), (5, 1 << 20)] {
         let out = dir.path().join("m.book");
         let mut folder = TempFolder::beside(&out);
+        let min = MinGames::new(min).unwrap();
         merge_files(&paths, min, memory, &out, &mut folder, &control()).unwrap();
         drop(folder);
         let merged = crate::book::BookData::merge(&datas, min).unwrap();
         assert!(
             std::fs::read(&out).unwrap() == encode(&merged).unwrap(),
-            "--min-games {min}, memory {memory}: the books differ"
+            "--min-games {}, memory {memory}: the books differ",
+            min.get()
         );
     }
 }
@@ -122,11 +116,7 @@ fn streamed_merges_are_merges_in_memory() {
 #[test]
 fn regression_input_that_fits_a_pruned_build_was_spilled() {
     let g = games(&(0..100).collect::<Vec<_>>(), 60);
-    let options = BuildOptions {
-        plies: 40,
-        min_games: 2,
-        filter: GameFilter::default(),
-    };
+    let options = BuildOptions::new(40, 2, GameFilter::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.book");
     // About 10 KB a game: a pruned build of 41 plies needs less, an unpruned one more.
@@ -143,11 +133,7 @@ fn regression_input_that_fits_a_pruned_build_was_spilled() {
 #[test]
 fn regression_a_full_run_was_followed_by_a_run_of_one_game() {
     let g = games(&(0..100).collect::<Vec<_>>(), 60);
-    let exact = BuildOptions {
-        plies: 40,
-        min_games: 1,
-        filter: GameFilter::default(),
-    };
+    let exact = BuildOptions::new(40, 1, GameFilter::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.book");
     let mut b = ExternalBuild::new(&exact, 7, 100 * 10_000, &out, control()).unwrap();
@@ -194,15 +180,8 @@ fn run_bytes(games: &[GameRecord], options: &BuildOptions, memory: u64) -> (u64,
 #[test]
 fn regression_positions_seen_once_were_spilled() {
     let g = games(&(0..300).collect::<Vec<_>>(), 60);
-    let pruned = BuildOptions {
-        plies: 40,
-        min_games: 2,
-        filter: GameFilter::default(),
-    };
-    let whole = BuildOptions {
-        min_games: 1,
-        ..pruned.clone()
-    };
+    let pruned = BuildOptions::new(40, 2, GameFilter::default()).unwrap();
+    let whole = pruned.with_min_games(MinGames::ONE);
     let (filtered, book) = run_bytes(&g, &pruned, 400_000);
     let (unfiltered, _) = run_bytes(&g, &whole, 400_000);
     assert!(

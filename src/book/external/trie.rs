@@ -45,7 +45,7 @@ impl<'a> Lines<'a> {
             .collect();
         Lines {
             input,
-            plies: usize::from(input.header.options.plies),
+            plies: usize::from(input.header.options.plies()),
             levels,
             path: Vec::new(),
             stack: Vec::new(),

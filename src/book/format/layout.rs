@@ -2,12 +2,13 @@
 //! ([`Layout`]), and the fixed-width records read back.
 
 use crate::book::checksum::checksum;
-use crate::book::data::{BuildOptions, MoveEntry, NodeEntry, PosEntry, Source};
+use crate::book::data::{MoveEntry, NodeEntry, PosEntry, Source};
 use crate::book::eval::{EvalInfo, EVAL_SIZE, FULL_WIDTH};
 use crate::book::games::index::{GameIndexSize, CHECKPOINT_GAMES, POSTING_SIZE};
 use crate::book::games::{GameTableSize, GAME_RECORD_SIZE};
 use crate::book::key::Key;
 use crate::book::le::{le32, le64};
+use crate::book::options::BuildOptions;
 use crate::book::stats::Stats;
 use std::ops::Range;
 
@@ -226,6 +227,8 @@ fn decode_problem(e: &bincode::error::DecodeError) -> String {
         }
         E::Utf8 { .. } | E::InvalidCharEncoding(_) => "a text in it is not valid UTF-8".into(),
         E::InvalidBooleanValue(v) => format!("a yes/no value in it holds {v}"),
+        // A rule of the value broken (see `book::options`), in its own words.
+        E::OtherString(reason) => reason.clone(),
         _ => "its bytes are not a value of this book format".into(),
     }
 }

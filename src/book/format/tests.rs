@@ -1,19 +1,18 @@
 //! The header's evaluation settings in every format version: written in the oldest version
-//! that holds them, read back whole, and older books (no selectivity) read as full width.
+//! that holds them, read back whole, and older books (no selectivity) read as full width;
+//! its build options read through their rules.
 
 use super::*;
 use crate::book::eval::{EvalInfo, FULL_WIDTH};
 use crate::book::tests::random_game;
-use crate::book::{build, Book, BookData, BuildOptions, GameFilter};
+use crate::book::{
+    build, encode, Book, BookData, BookError, BuildOptions, GameFilter, PlayerColor, MAX_PLIES,
+};
 
 /// A small book of random games with `evaluation` in its header and its game table or not.
 fn data(evaluation: Option<EvalInfo>, games: bool) -> BookData {
     let records: Vec<_> = (0..20).map(|i| random_game(i, 30, "r.gam")).collect();
-    let opts = BuildOptions {
-        plies: 12,
-        min_games: 1,
-        filter: GameFilter::default(),
-    };
+    let opts = BuildOptions::new(12, 1, GameFilter::default()).unwrap();
     let mut d = build(&records, &opts, 1_700_000_000, &|_| {})
         .expect("build")
         .0;
@@ -83,4 +82,43 @@ fn a_selectivity_outside_1_to_100_is_damage() {
     let bytes = h.encode().unwrap();
     let e = Header::decode(&bytes, 4).unwrap_err();
     assert!(e.contains("selectivity"), "{e}");
+}
+
+/// The options a header may hold that no constructor makes, and a word of the rule each
+/// breaks.
+fn broken_options() -> Vec<(BuildOptions, &'static str)> {
+    let none = GameFilter::default;
+    let either = PlayerColor::Either;
+    vec![
+        (BuildOptions::unchecked(MAX_PLIES + 1, 1, none()), "plies"),
+        (BuildOptions::unchecked(10, 0, none()), "min-games"),
+        (
+            BuildOptions::unchecked(10, 1, GameFilter::unchecked(either, Some((2001, 2000)))),
+            "years",
+        ),
+        (
+            BuildOptions::unchecked(10, 1, GameFilter::unchecked(PlayerColor::White, None)),
+            "player-side",
+        ),
+    ]
+}
+
+#[test]
+fn regression_a_header_with_options_out_of_range_was_read_as_a_book() {
+    let options = BuildOptions::new(10, 1, GameFilter::default()).unwrap();
+    let (mut data, _) = build(&[], &options, 0, &|_| {}).unwrap();
+    assert!(Book::from_bytes(encode(&data).unwrap(), "good.book").is_ok());
+    for (options, rule) in broken_options() {
+        data.info.options = options;
+        match Book::from_bytes(encode(&data).unwrap(), "bad.book") {
+            Err(BookError::Invalid { path, reason }) => {
+                assert_eq!(path, "bad.book");
+                assert!(
+                    reason.contains("build options") && reason.contains(rule),
+                    "{rule}: {reason}"
+                );
+            }
+            other => panic!("{rule}: {:?}", other.map(|_| "a book")),
+        }
+    }
 }

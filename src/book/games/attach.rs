@@ -5,7 +5,7 @@
 use super::difference::GamesDifference;
 use super::GameTable;
 use crate::book::data::{BookData, PosEntry};
-use crate::book::{build, BookError};
+use crate::book::{build, BookError, MinGames};
 use crate::transcript::GameRecord;
 
 impl BookData {
@@ -70,7 +70,7 @@ impl BookData {
     /// from the merged game table without its repeats, and the values of the merged books
     /// kept position by position (then checked and negamaxed again). Every book must hold
     /// its games.
-    pub fn merge_deduped(books: &[BookData], min_games: u32) -> Result<BookData, BookError> {
+    pub fn merge_deduped(books: &[BookData], min_games: MinGames) -> Result<BookData, BookError> {
         if let Some(i) = books.iter().position(|b| b.games.is_none()) {
             return Err(BookError::Merge(format!(
                 "book {} has no game table, so its repeated games cannot be found",

@@ -79,7 +79,7 @@ impl GameSelection {
         uses: &[u8],
         counts: impl FnOnce() -> NameCounts,
     ) -> Result<GameSelection, FilterError> {
-        let per_name = |text: &Option<String>| -> Vec<bool> {
+        let per_name = |text: Option<&str>| -> Vec<bool> {
             match text {
                 Some(t) => names.iter().map(|n| name_matches(n, t)).collect(),
                 None => Vec::new(),
@@ -87,20 +87,20 @@ impl GameSelection {
         };
         let selection = GameSelection {
             filter: filter.clone(),
-            player: per_name(&filter.player),
-            event: per_name(&filter.event),
+            player: per_name(filter.player()),
+            event: per_name(filter.event()),
             rated: None,
         };
         let checks = [
             (
                 NameKind::Player,
-                &filter.player,
+                filter.player(),
                 &selection.player,
                 USED_AS_PLAYER,
             ),
             (
                 NameKind::Event,
-                &filter.event,
+                filter.event(),
                 &selection.event,
                 USED_AS_EVENT,
             ),
@@ -116,7 +116,7 @@ impl GameSelection {
                 };
                 return Err(FilterError::UnknownName {
                     kind,
-                    query: text.clone(),
+                    query: text.to_string(),
                     closest: closest(names, text, 5)
                         .into_iter()
                         .map(|n| (n.to_string(), names[n]))

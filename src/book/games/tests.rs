@@ -5,7 +5,7 @@ use super::*;
 use crate::board::Square;
 use crate::board::{Board, Move};
 use crate::book::tests::random_game;
-use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, PlayerColor};
+use crate::book::{build, encode, Book, BookData, BuildOptions, GameFilter, MinGames, PlayerColor};
 use crate::book::{RankBy, TopQuery};
 use crate::transcript::{GameRecord, Location};
 use proptest::prelude::*;
@@ -41,11 +41,7 @@ fn seeded_games(n: u64, plies: usize, seed: u64) -> Vec<GameRecord> {
 }
 
 fn book_of(games: &[GameRecord], plies: u8, filter: GameFilter) -> (BookData, Book) {
-    let opts = BuildOptions {
-        plies,
-        min_games: 1,
-        filter,
-    };
+    let opts = BuildOptions::new(plies, 1, filter).unwrap();
     let (data, _) = build(games, &opts, 1, &|_| {}).expect("build");
     let book = Book::from_bytes(encode(&data).expect("encode"), "t.book").expect("opens");
     (data, book)
@@ -111,21 +107,23 @@ fn filters_at_query_time_agree_with_a_book_built_with_them() {
     let (all, _) = book_of(&g, 14, GameFilter::default());
     let table = all.games.as_ref().expect("games");
     let filters = [
-        GameFilter {
-            player: Some("PETRE".into()),
-            ..GameFilter::default()
-        },
-        GameFilter {
-            player: Some("bob".into()),
-            player_color: PlayerColor::White,
-            years: Some((1995, 2005)),
-            ..GameFilter::default()
-        },
-        GameFilter {
-            event: Some("championship".into()),
-            complete_only: true,
-            ..GameFilter::default()
-        },
+        GameFilter::new(Some("PETRE".into()), PlayerColor::Either, None, None, false).unwrap(),
+        GameFilter::new(
+            Some("bob".into()),
+            PlayerColor::White,
+            Some((1995, 2005)),
+            None,
+            false,
+        )
+        .unwrap(),
+        GameFilter::new(
+            None,
+            PlayerColor::Either,
+            None,
+            Some("championship".into()),
+            true,
+        )
+        .unwrap(),
     ];
     for filter in filters {
         let selection = GameSelection::new(&filter, table).expect("known names");
@@ -164,20 +162,28 @@ fn filters_at_query_time_agree_with_a_book_built_with_them() {
 fn an_unknown_name_is_an_error_with_the_closest_names() {
     let g = games(50, 20);
     let table = GameTable::from_records(&g);
-    let filter = GameFilter {
-        player: Some("Tamenory".into()),
-        ..GameFilter::default()
-    };
+    let filter = GameFilter::new(
+        Some("Tamenory".into()),
+        PlayerColor::Either,
+        None,
+        None,
+        false,
+    )
+    .unwrap();
     let e = GameSelection::new(&filter, &table).expect_err("unknown");
     let FilterError::UnknownName { kind, closest, .. } = &e;
     assert_eq!(*kind, NameKind::Player);
     assert_eq!(closest[0].0, "Tamenori Hideshi");
     assert!(e.to_string().contains("Tamenori Hideshi"), "{e}");
     // An event name is not a player name.
-    let filter = GameFilter {
-        player: Some("Open de Paris".into()),
-        ..GameFilter::default()
-    };
+    let filter = GameFilter::new(
+        Some("Open de Paris".into()),
+        PlayerColor::Either,
+        None,
+        None,
+        false,
+    )
+    .unwrap();
     assert!(GameSelection::new(&filter, &table).is_err());
 }
 
@@ -230,7 +236,7 @@ fn merging_concatenates_the_games_and_dedupe_drops_repeats() {
     let (a, _) = book_of(&g[..50], 12, GameFilter::default());
     let (b, _) = book_of(&g[50..], 12, GameFilter::default());
     let (whole, _) = book_of(&g, 12, GameFilter::default());
-    let merged = BookData::merge(&[a, b], 1).expect("merge");
+    let merged = BookData::merge(&[a, b], MinGames::ONE).expect("merge");
     assert_eq!(merged.games, whole.games);
     let table = whole.games.as_ref().expect("games");
     let deduped = table.deduped();
@@ -299,18 +305,14 @@ fn merge_with_dedupe_counts_each_line_once() {
     let g = games(200, 40);
     let (a, _) = book_of(&g[..120], 12, GameFilter::default());
     let (b, _) = book_of(&g[60..], 12, GameFilter::default());
-    let merged = BookData::merge_deduped(&[a, b], 2).expect("merge");
+    let merged = BookData::merge_deduped(&[a, b], MinGames::new(2).unwrap()).expect("merge");
     let mut seen = std::collections::HashSet::new();
     let distinct: Vec<GameRecord> = g
         .iter()
         .filter(|x| seen.insert(crate::board::normalize_line(&x.moves).0))
         .cloned()
         .collect();
-    let opts = BuildOptions {
-        plies: 12,
-        min_games: 2,
-        filter: GameFilter::default(),
-    };
+    let opts = BuildOptions::new(12, 2, GameFilter::default()).unwrap();
     let (expected, _) = build(&distinct, &opts, 1, &|_| {}).expect("build");
     assert_eq!(merged.info.games, distinct.len() as u64);
     assert_eq!(merged.positions, expected.positions);
@@ -324,7 +326,7 @@ fn merge_with_dedupe_counts_each_line_once() {
     let (mut c, _) = book_of(&g[..10], 12, GameFilter::default());
     let (d, _) = book_of(&g[10..20], 12, GameFilter::default());
     c.games = None;
-    let err = BookData::merge_deduped(&[d, c], 1)
+    let err = BookData::merge_deduped(&[d, c], MinGames::ONE)
         .expect_err("no games")
         .to_string();
     assert!(err.contains("book 2 has no game table"), "{err}");
@@ -361,11 +363,7 @@ proptest! {
 }
 
 fn indexed_book(games: &[GameRecord], plies: u8, min_games: u32) -> (GameTable, Book) {
-    let opts = BuildOptions {
-        plies,
-        min_games,
-        filter: GameFilter::default(),
-    };
+    let opts = BuildOptions::new(plies, min_games, GameFilter::default()).unwrap();
     let (data, _) = build(games, &opts, 1, &|_| {}).expect("build");
     // A small memory budget: the postings are written in several windows.
     let bytes = crate::book::encode_with(&data, 1).expect("encode");
@@ -376,25 +374,39 @@ fn indexed_book(games: &[GameRecord], plies: u8, min_games: u32) -> (GameTable, 
 fn query_filters() -> Vec<Option<GameFilter>> {
     vec![
         None,
-        Some(GameFilter {
-            player: Some("PETRE".into()),
-            ..GameFilter::default()
-        }),
-        Some(GameFilter {
-            player: Some("bob".into()),
-            player_color: PlayerColor::White,
-            years: Some((1995, 2005)),
-            ..GameFilter::default()
-        }),
-        Some(GameFilter {
-            event: Some("championship".into()),
-            complete_only: true,
-            ..GameFilter::default()
-        }),
-        Some(GameFilter {
-            player: Some("nobody at all".into()),
-            ..GameFilter::default()
-        }),
+        Some(
+            GameFilter::new(Some("PETRE".into()), PlayerColor::Either, None, None, false).unwrap(),
+        ),
+        Some(
+            GameFilter::new(
+                Some("bob".into()),
+                PlayerColor::White,
+                Some((1995, 2005)),
+                None,
+                false,
+            )
+            .unwrap(),
+        ),
+        Some(
+            GameFilter::new(
+                None,
+                PlayerColor::Either,
+                None,
+                Some("championship".into()),
+                true,
+            )
+            .unwrap(),
+        ),
+        Some(
+            GameFilter::new(
+                Some("nobody at all".into()),
+                PlayerColor::Either,
+                None,
+                None,
+                false,
+            )
+            .unwrap(),
+        ),
     ]
 }
 

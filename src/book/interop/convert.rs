@@ -6,11 +6,12 @@ use super::edax::{self, EdaxBook, Link, NO_MOVE, PASS, SCORE_INF};
 use super::fields::{self, MAX_LEVEL};
 use super::{ExportReport, ImportReport};
 use crate::board::{Board, Move};
-use crate::book::data::{pos_entry, BookData, BookInfo, BuildOptions, MoveEntry, NodeEntry};
+use crate::book::data::{pos_entry, BookData, BookInfo, MoveEntry, NodeEntry};
 use crate::book::data::{Source, NO_PARENT, ROOT_CODE};
 use crate::book::eval::{EvalInfo, Leaf, Score, ValueKind, SCORE_SCALE};
 use crate::book::key::{code_move, Canonical, Key};
 use crate::book::negamax::{board_of, playable_moves, Graph};
+use crate::book::options::BuildOptions;
 use crate::book::stats::Stats;
 
 /// Discs of the empties Edax solves from at `level` (60 − `get_book_depth(level)` in Edax's
@@ -101,11 +102,7 @@ pub fn to_data(book: EdaxBook, name: &str) -> Result<(BookData, ImportReport), S
         info: BookInfo {
             created: created_of(&header.date),
             // No games, so no lines of games: `top` says the book holds lines of 0 plies.
-            options: BuildOptions {
-                plies: 0,
-                min_games: 1,
-                ..BuildOptions::default()
-            },
+            options: BuildOptions::without_lines(),
             games: 0,
             sources: vec![Source {
                 name: name.to_string(),

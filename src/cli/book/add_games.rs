@@ -72,15 +72,15 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         )?;
         return Ok(());
     }
-    if args.inputs.is_empty() {
+    if data.info.options.plies() == 0 {
         return Err(bad(format!(
-            "{}: the book holds no games: give the game files it was built from",
+            "{}: an imported book holds no games to add",
             args.book.display()
         )));
     }
-    if data.info.options.plies == 0 {
+    if args.inputs.is_empty() {
         return Err(bad(format!(
-            "{}: an imported book holds no games to add",
+            "{}: the book holds no games: give the game files it was built from",
             args.book.display()
         )));
     }
