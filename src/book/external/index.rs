@@ -5,7 +5,7 @@
 //! postings; each game is replayed and its positions looked up by key in the merged
 //! position table (its keys read from its temporary file).
 
-use super::{spill_error, TempFile};
+use super::temp::{spill_error, to_io, TempFile};
 use crate::book::format::{bucket_bits_for, bucket_of, le32, le64, write_index, POS_SIZE};
 use crate::book::games::index::{mark_uses, write_checkpoints, IndexPlan, IndexSource};
 use crate::book::games::{packed_len, unpack_game, GAME_RECORD_SIZE};
@@ -219,13 +219,6 @@ impl MergedIndex {
             return Err(e);
         }
         out.write_all(&uses)
-    }
-}
-
-fn to_io(e: BookError) -> io::Error {
-    match e {
-        BookError::Io { source, .. } => source,
-        e => io::Error::other(e),
     }
 }
 
