@@ -70,14 +70,13 @@ pub(super) fn merge_inputs(
     let index = match (&target, &mut games) {
         (Target::Output(_), Some(g)) => {
             let table = index::MergedPositions::read(&mut pos_file, positions as usize)?;
-            let (records, moves) = (&mut g.records, &mut g.moves);
+            let files = (&mut g.records, &mut g.moves);
             let n = g.size.games;
             Some(index::MergedIndex::count(
                 table,
-                records,
-                moves,
+                files,
                 n,
-                memory,
+                (memory, folder),
                 control.stop,
             )?)
         }

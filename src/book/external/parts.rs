@@ -57,9 +57,9 @@ impl Parts {
             for n in &g.names {
                 w.write_all(n.as_bytes())?;
             }
-            if let Some(index) = &self.index {
+            if let Some(index) = &mut self.index {
                 let names = g.names.len();
-                index.write(&mut g.records, &mut g.moves, g.size.games, names, stop, w)?;
+                index.write(&mut g.records, g.size.games, names, stop, w)?;
             }
         }
         Ok(())
