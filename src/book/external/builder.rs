@@ -5,10 +5,13 @@
 //! budget are first counted (their positions' hashes, [`Seen`]) and kept on disk
 //! ([`Spool`]); the runs are built from them at the end, without the positions seen once.
 
+use super::control::{Control, Step};
+use super::folder::TempFolder;
 use super::input::Input;
+use super::levels::merge_levels;
 use super::seen::Seen;
 use super::spool::Spool;
-use super::{merge_levels, Control, Step, TempFolder};
+use super::written::Written;
 use crate::book::build::{build, build_kept, BuildReport, Keep};
 use crate::book::format::write_plain;
 use crate::book::options::{BuildOptions, MinGames};
@@ -29,38 +32,6 @@ const PER_KEPT: u64 = 268;
 /// plies reach it, so at most one ply in `min_games` makes one.
 fn per_ply(min_games: u32) -> u64 {
     PER_PLY_READ + PER_KEPT / u64::from(min_games.max(1))
-}
-
-/// What a build or merge wrote.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Written {
-    /// Positions in the book.
-    pub positions: u64,
-    /// Moves.
-    pub moves: u64,
-    /// Trie nodes.
-    pub nodes: u64,
-    /// Games counted.
-    pub games: u64,
-    /// The file's size.
-    pub bytes: u64,
-    /// Runs written to the temporary folder (0: built in memory).
-    pub runs: usize,
-}
-
-impl Written {
-    /// The counts of `data`, written in `bytes` bytes.
-    #[must_use]
-    pub fn of(data: &crate::book::BookData, bytes: u64) -> Written {
-        Written {
-            positions: data.positions.len() as u64,
-            moves: data.moves.len() as u64,
-            nodes: data.nodes.len() as u64,
-            games: data.info.games,
-            bytes,
-            runs: 0,
-        }
-    }
 }
 
 /// A build that holds about `memory` bytes of games and tables at a time (see the module).
@@ -282,7 +253,8 @@ impl<'a> ExternalBuild<'a> {
             .folder
             .path()?
             .join(format!("run-{}.book", self.runs.len()));
-        write_plain(&path, &data).map_err(|e| super::spill_error(&path, "a run of games", e))?;
+        write_plain(&path, &data)
+            .map_err(|e| super::temp::spill_error(&path, "a run of games", e))?;
         self.runs.push(path);
         self.run_games += report.games_read;
         (self.control.progress)(Step::Spilled {

@@ -1,8 +1,9 @@
 //! Merging game tables front to back: the name lists joined into one, then the games of
 //! all inputs merged in the table's order with their names renumbered.
 
+use super::control::Control;
 use super::input::{Input, Region};
-use super::{Control, TempFile};
+use super::temp::TempFile;
 use crate::book::games::{
     decode_names, decode_record, pack, packed_len, record_bytes, table_order, unpack_game,
     GameTableError, GameTableSize, StoredGame, GAME_RECORD_SIZE, NO_NAME,

@@ -1,18 +1,22 @@
 //! The index of the games of a book merged front to back (format version 5): counted before
 //! the header is written (it records the index's size), then written after the game table,
 //! as the book written from memory writes it. The merged game table is read from its
-//! temporary files, a batch of games at a time, once to count and once per window of the
-//! postings; each game is replayed and its positions looked up by key in the merged
-//! position table (its keys read from its temporary file).
+//! temporary files a batch of games at a time and replayed once, each game's positions
+//! looked up by key in the merged position table (its keys read from its temporary file);
+//! the entries found are kept in a temporary file ([`ENTRY_SIZE`] bytes each) and read
+//! again once per window of the postings, so no game is replayed twice.
 
-use super::{spill_error, TempFile};
+use super::temp::{spill_error, to_io, TempFile};
 use crate::book::format::{bucket_bits_for, bucket_of, le32, le64, write_index, POS_SIZE};
-use crate::book::games::index::{mark_uses, write_checkpoints, IndexPlan, IndexSource};
+use crate::book::games::index::{
+    mark_uses, write_checkpoints, IndexPlan, IndexSource, Posting, POSTING_SIZE,
+};
 use crate::book::games::{packed_len, unpack_game, GAME_RECORD_SIZE};
 use crate::book::key::{stable_hash, Key};
 use crate::book::BookError;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The keys of the merged position table, in table order, with its bucket index: the
@@ -139,37 +143,63 @@ impl IndexSource for TableFiles<'_> {
     }
 }
 
+/// Bytes of an entry kept between the count and the writing: the position's number in the
+/// table (`u32`), then the posting.
+const ENTRY_SIZE: usize = 4 + POSTING_SIZE;
+
 /// The index of a merged book: what the header records, and how to write it.
 pub(super) struct MergedIndex {
-    positions: MergedPositions,
     plan: IndexPlan,
     memory: usize,
+    /// Every entry, in the order counted.
+    entries: TempFile,
 }
 
 impl MergedIndex {
     /// Counts the index of the `games` games in `records` and `moves` over `positions`,
-    /// to be written within about `memory` bytes.
+    /// to be written within about `memory` bytes; its entries are kept in `folder` (the
+    /// positions are not needed again).
     pub fn count(
         positions: MergedPositions,
-        records: &mut TempFile,
-        moves: &mut TempFile,
+        (records, moves): (&mut TempFile, &mut TempFile),
         games: u64,
-        memory: u64,
+        (memory, folder): (u64, &Path),
         stop: &AtomicBool,
     ) -> Result<MergedIndex, BookError> {
+        let mut entries = TempFile::create(folder, "index-entries.tmp", "the index's entries")?;
+        let mut failed = None;
+        let mut keep = |p: usize, e: Posting| {
+            if failed.is_some() {
+                return;
+            }
+            let Ok(p) = u32::try_from(p) else {
+                failed = Some(BookError::Merge("more than 2^32 positions".into()));
+                return;
+            };
+            let mut b = [0u8; ENTRY_SIZE];
+            b[..4].copy_from_slice(&p.to_le_bytes());
+            b[4..].copy_from_slice(&e.encode());
+            if let Err(e) = entries.put(&b) {
+                failed = Some(e);
+            }
+        };
         let mut files = TableFiles::new(records, moves, games, stop);
         let lookup = |k: Key| positions.find(k);
-        let plan = IndexPlan::count(
+        let plan = IndexPlan::count_each(
             &mut files,
             positions.keys.len(),
             positions.max_discs,
             &lookup,
+            &mut keep,
         )
         .map_err(|e| from_io(e, files.records))?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
         Ok(MergedIndex {
-            positions,
             plan,
             memory: usize::try_from(memory / 2).unwrap_or(usize::MAX),
+            entries,
         })
     }
 
@@ -178,21 +208,24 @@ impl MergedIndex {
         self.plan.size()
     }
 
-    /// Writes the index of the game table in `records` and `moves` (`games` games, `names`
-    /// names) to `out`.
+    /// Writes the index of the game table in `records` (`games` games, `names` names) to
+    /// `out`.
     pub fn write(
-        &self,
+        &mut self,
         records: &mut TempFile,
-        moves: &mut TempFile,
         games: u64,
         names: usize,
         stop: &AtomicBool,
         out: &mut impl Write,
     ) -> io::Result<()> {
-        let mut files = TableFiles::new(records, moves, games, stop);
-        let lookup = |k: Key| self.positions.find(k);
-        self.plan.write(&mut files, &lookup, self.memory, out)?;
-        let mut input = BufReader::with_capacity(1 << 16, files.records.reopen().map_err(to_io)?);
+        let total = self.plan.size().postings;
+        let entries = &mut self.entries;
+        self.plan.write_from(
+            &mut |f| replay_entries(entries, total, stop, f),
+            self.memory,
+            out,
+        )?;
+        let mut input = BufReader::with_capacity(1 << 16, records.reopen().map_err(to_io)?);
         let mut uses = vec![0u8; names];
         let mut failed = None;
         let lens = (0..games).map_while(|_| {
@@ -222,11 +255,30 @@ impl MergedIndex {
     }
 }
 
-fn to_io(e: BookError) -> io::Error {
-    match e {
-        BookError::Io { source, .. } => source,
-        e => io::Error::other(e),
+/// Calls `f` with each of the `total` entries kept in `entries`, in the order kept.
+fn replay_entries(
+    entries: &mut TempFile,
+    total: u64,
+    stop: &AtomicBool,
+    f: &mut dyn FnMut(usize, Posting),
+) -> io::Result<()> {
+    let mut input = BufReader::with_capacity(1 << 16, entries.reopen().map_err(to_io)?);
+    let mut b = [0u8; ENTRY_SIZE];
+    for i in 0..total {
+        if i % (1 << 20) == 0 && stop.load(Ordering::Relaxed) {
+            return Err(io::Error::other(BookError::Stopped));
+        }
+        input.read_exact(&mut b)?;
+        let p = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+        let e = Posting::decode(&b[4..]).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "an index entry read back is damaged",
+            )
+        })?;
+        f(p, e);
     }
+    Ok(())
 }
 
 /// An error of reading the merged table back: a stop asked for, or a spill error.

@@ -1,8 +1,9 @@
 //! Merging the position and move tables of several books front to back: the positions of
 //! equal keys added up with their moves, pruned as `BookData::merge` prunes.
 
+use super::control::{Control, Step};
 use super::input::{Input, Region};
-use super::{Control, TempFile};
+use super::temp::TempFile;
 use crate::book::data::{MoveEntry, PosEntry};
 use crate::book::format::{get_move, get_pos, move_bytes, pos_bytes, MOVE_SIZE, POS_SIZE};
 use crate::book::stats::Stats;
@@ -121,7 +122,7 @@ pub(super) fn merge(
         done += group.len() as u64;
         if done % (1 << 16) < group.len() as u64 {
             control.check()?;
-            (control.progress)(super::Step::Merge { done, total });
+            (control.progress)(Step::Merge { done, total });
         }
         let Some(mut e) = entry else { continue };
         if !kept(e.stats.games()) {

@@ -3,7 +3,7 @@
 //! order given, and read back in batches. File names are written once each and then by
 //! number.
 
-use super::{spill_error, TempFile};
+use super::temp::{spill_error, TempFile};
 use crate::board::{Board, Color, Move, Position, Square};
 use crate::book::BookError;
 use crate::transcript::{GameRecord, GameResult, Location, SourceRef};

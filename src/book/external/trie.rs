@@ -5,8 +5,9 @@
 //! Nodes come out a depth at a time with their places counted within their depth; each
 //! depth goes to its own file, and the final numbers are set when the book is written.
 
+use super::control::Control;
 use super::input::{Input, Region};
-use super::{Control, TempFile};
+use super::temp::TempFile;
 use crate::book::data::{NodeEntry, ROOT_CODE};
 use crate::book::format::{get_node, node_bytes, NODE_SIZE};
 use crate::book::stats::Stats;

@@ -92,6 +92,10 @@ impl Posting {
 /// The book position (index in the position table) of a canonical key, if any.
 pub type Lookup<'a> = &'a (dyn Fn(Key) -> Option<usize> + Sync);
 
+/// Calls its argument with every entry of an index, in table order (see
+/// [`IndexPlan::write_from`]).
+pub type EntryPass<'a> = &'a mut dyn FnMut(&mut dyn FnMut(usize, Posting)) -> std::io::Result<()>;
+
 /// The games an index is made of, read in table order a batch at a time, as many times as
 /// the index needs (a [`GameTable`] in memory, or a table being written, read from a file).
 pub trait IndexSource {
@@ -143,9 +147,22 @@ impl IndexPlan {
         max_discs: u32,
         lookup: Lookup<'_>,
     ) -> std::io::Result<IndexPlan> {
+        Self::count_each(source, positions, max_discs, lookup, &mut |_, _| {})
+    }
+
+    /// [`IndexPlan::count`], calling `each` with every entry as it is counted (games in
+    /// table order, plies in order): what [`IndexPlan::write_from`] takes again.
+    pub fn count_each(
+        source: &mut dyn IndexSource,
+        positions: usize,
+        max_discs: u32,
+        lookup: Lookup<'_>,
+        each: &mut dyn FnMut(usize, Posting),
+    ) -> std::io::Result<IndexPlan> {
         let mut counts = vec![0u64; positions + 1];
-        for_each_occurrence(source, max_discs, lookup, &mut |p, _| {
+        for_each_occurrence(source, max_discs, lookup, &mut |p, e| {
             counts[p + 1] += 1;
+            each(p, e);
         })?;
         for i in 1..counts.len() {
             counts[i] += counts[i - 1];
@@ -174,6 +191,23 @@ impl IndexPlan {
         memory: usize,
         out: &mut impl Write,
     ) -> std::io::Result<()> {
+        let max_discs = self.max_discs;
+        self.write_from(
+            &mut |f| for_each_occurrence(source, max_discs, lookup, f),
+            memory,
+            out,
+        )
+    }
+
+    /// [`IndexPlan::write`] with the entries given by `pass`, which calls its argument with
+    /// every entry, in the order [`IndexPlan::count_each`] gave them, once per window of
+    /// the output.
+    pub fn write_from(
+        &self,
+        pass: EntryPass<'_>,
+        memory: usize,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
         for o in &self.offsets {
             out.write_all(&o.to_le_bytes())?;
         }
@@ -184,7 +218,7 @@ impl IndexPlan {
             let hi = (lo + window).min(total);
             let mut buf = vec![0u8; (hi - lo) as usize * POSTING_SIZE];
             let mut cursor = self.offsets.clone();
-            for_each_occurrence(source, self.max_discs, lookup, &mut |p, e| {
+            pass(&mut |p, e| {
                 let slot = cursor[p];
                 cursor[p] += 1;
                 if (lo..hi).contains(&slot) {
