@@ -81,13 +81,14 @@ impl FilterArgs<'_> {
                 )))
             }
         };
-        let filter = GameFilter {
-            player: self.player.clone(),
+        let filter = GameFilter::new(
+            self.player.clone(),
             player_color,
-            years: self.years.as_ref().map(years_of).transpose()?,
-            event: self.event.clone(),
-            complete_only: self.complete_only,
-        };
+            self.years.as_ref().map(years_of).transpose()?,
+            self.event.clone(),
+            self.complete_only,
+        )
+        .map_err(|e| errors::argument(e.to_string()))?;
         Ok((filter != GameFilter::default()).then_some(filter))
     }
 }
@@ -140,9 +141,9 @@ impl Book {
                 let found = table
                     .find(
                         &pos.board,
-                        usize::from(info.options.plies),
+                        usize::from(info.options.plies()),
                         Some(&chosen),
-                        u64::from(info.options.min_games),
+                        u64::from(info.options.min_games()),
                     )
                     .map_err(|e| self.table_error(e))?;
                 Some(found)
