@@ -518,27 +518,41 @@ mod tests {
         );
         // SAFETY: written by the successful call above.
         let start = unsafe { start.assume_init() };
-        let (handle, pos) = (engine as usize, start);
-        let (done, answer) = mpsc::channel();
-        let searcher = std::thread::spawn(move || {
-            let mut result = std::mem::MaybeUninit::<OthbookSearchResult>::uninit();
-            // SAFETY: the engine lives until this thread is joined; the pointers are valid.
-            let s = unsafe {
-                othbook_engine_solve(
-                    handle as *mut OthbookEngine,
-                    &pos,
-                    false,
-                    1,
-                    result.as_mut_ptr(),
-                )
-            };
-            // SAFETY: written when the call succeeded (checked before reading it).
-            let complete = (s == OTHBOOK_OK).then(|| unsafe { result.assume_init() }.complete);
-            done.send((s, complete)).expect("the test waits");
-        });
-        // Once the solve holds the engine, a second search is refused, not run beside it.
+        let handle = engine as usize;
+        // The solve, on its own thread; it reports its status and whether it completed.
+        let spawn_solve = move || {
+            let (done, answer) = mpsc::channel();
+            let searcher = std::thread::spawn(move || {
+                let mut result = std::mem::MaybeUninit::<OthbookSearchResult>::uninit();
+                // SAFETY: the engine lives until this thread is joined; the pointers are valid.
+                let s = unsafe {
+                    othbook_engine_solve(
+                        handle as *mut OthbookEngine,
+                        &start,
+                        false,
+                        1,
+                        result.as_mut_ptr(),
+                    )
+                };
+                // SAFETY: written when the call succeeded (checked before reading it).
+                let complete = (s == OTHBOOK_OK).then(|| unsafe { result.assume_init() }.complete);
+                done.send((s, complete)).expect("the test waits");
+            });
+            (searcher, answer)
+        };
+        let (mut searcher, mut answer) = spawn_solve();
+        // Once the solve holds the engine, a second search is refused, not run beside it. The
+        // solve itself is refused if it starts while one of these probes holds the engine: it
+        // is then started again.
         let mut refused = false;
         for _ in 0..600 {
+            if let Ok((s, _)) = answer.try_recv() {
+                assert_eq!(s, OTHBOOK_ERR_ARGUMENT, "the solve ended on its own");
+                searcher.join().expect("searcher");
+                (searcher, answer) = spawn_solve();
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
             let mut result = std::mem::MaybeUninit::<OthbookSearchResult>::uninit();
             // SAFETY: valid pointers; the engine is alive.
             let s =
