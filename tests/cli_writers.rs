@@ -298,8 +298,7 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
     // test's child may hold our lock's descriptor for a moment between its fork and exec, so
     // a build that meets the lock then is tried again; one that still meets it after HANG
     // fails.
-    let since = std::time::Instant::now();
-    loop {
+    let built = common::poll(common::HANG, std::time::Duration::from_millis(50), || {
         let (code, _, err) = run_in(
             d,
             &[
@@ -312,12 +311,15 @@ fn regression_two_builds_of_one_book_both_succeeded_and_the_last_won() {
             ],
         );
         match code {
-            Some(0) => break,
-            Some(75) if since.elapsed() < common::HANG => {
-                std::thread::sleep(std::time::Duration::from_millis(50))
-            }
-            _ => panic!("the build after the lock was released failed: {code:?} {err}"),
+            Some(0) => Some(Ok(())),
+            Some(75) => None,
+            _ => Some(Err(format!("{code:?} {err}"))),
         }
+    });
+    match built {
+        Some(Ok(())) => {}
+        Some(Err(e)) => panic!("the build after the lock was released failed: {e}"),
+        None => panic!("the build after the lock was released still met the lock"),
     }
     assert_eq!(std::fs::read(d.join("same.book")).unwrap(), a);
     assert!(

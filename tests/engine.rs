@@ -11,7 +11,7 @@ use othbook::engine::{
     Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, Selectivity, SCALE,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Positions along deterministic pseudo-random games, `step` plies apart.
 fn positions(seed: u64, games: usize, step: usize) -> Vec<Board> {
@@ -204,12 +204,10 @@ fn table_never_answers_for_another_board() {
 #[test]
 fn time_limit_of_one_second_stops_the_search() {
     let e = engine(2);
-    let t = Instant::now();
-    let a = e
-        .analyze(&Board::START, &Limits::time(Duration::from_secs(1)))
-        .expect("ok");
-    let took = t.elapsed();
-    assert!(took < common::HANG, "took {took:?}");
+    let a = common::or_hang("a one-second search", move || {
+        e.analyze(&Board::START, &Limits::time(Duration::from_secs(1)))
+            .expect("ok")
+    });
     assert!(!a.complete);
     assert!(a.depth < 60, "{}", a.depth);
     assert!(a.depth >= 1);
@@ -271,14 +269,13 @@ fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
     // One and two threads: the helper must stop too, or the search would not return.
     for threads in [1, 2] {
         let e = engine(threads);
-        let stop = AtomicBool::new(false);
         // The flag is set 300 ms after the first iteration has finished (a loaded machine
         // may take longer than that for it), long before the limit of an hour.
-        let (first_done, first) = std::sync::mpsc::channel();
-        let t = Instant::now();
-        let a = std::thread::scope(|s| {
-            let flag = &stop;
-            s.spawn(move || {
+        let a = common::or_hang("a search stopped by the flag", move || {
+            let stop = std::sync::Arc::new(AtomicBool::new(false));
+            let (first_done, first) = std::sync::mpsc::channel();
+            let flag = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
                 let _ = first.recv_timeout(common::HANG);
                 std::thread::sleep(Duration::from_millis(300));
                 flag.store(true, Ordering::Relaxed);
@@ -293,8 +290,6 @@ fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
             )
             .expect("ok")
         });
-        let took = t.elapsed();
-        assert!(took < common::HANG * 2, "took {took:?}");
         assert!(!a.complete);
         assert!(a.depth >= 1, "stopped after the first iteration");
         assert!(Board::START

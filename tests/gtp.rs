@@ -132,7 +132,6 @@ fn regression_gtp_hung_on_a_player_engine_that_does_not_speak_gtp() {
     }
     for (engine, answer) in engines {
         let limit = common::HANG;
-        let t0 = std::time::Instant::now();
         let out = Command::cargo_bin("othbook")
             .unwrap()
             .args(["gtp", "--player", engine])
@@ -140,8 +139,8 @@ fn regression_gtp_hung_on_a_player_engine_that_does_not_speak_gtp() {
             .timeout(limit)
             .output()
             .unwrap();
-        assert!(t0.elapsed() < limit, "{engine} still ran after {limit:?}");
         let err = String::from_utf8_lossy(&out.stderr);
+        // Killed at `limit` (a hang) gives no exit code, and fails here.
         assert_eq!(out.status.code(), Some(1), "{engine}: {err}");
         assert!(
             err.contains(&format!(

@@ -580,18 +580,17 @@ const TURN: &str = "(() => { const a = state.answer; \
 
 /// The user's turn in the game on the page (waited for): what [`TURN`] says then.
 fn user_turn(s: &Session) -> String {
-    let start = std::time::Instant::now();
-    loop {
+    common::poll(common::HANG, std::time::Duration::from_millis(25), || {
         let v = s.script(&format!("return {TURN};"));
         let turn = v.as_str().unwrap().to_string();
         if turn != "wait" {
-            return turn;
+            return Some(turn);
         }
         let error = s.script("return document.getElementById('play-status').classList.contains('error') ? document.getElementById('play-status').textContent : '';");
         assert_eq!(error, json!(""), "the page shows an error");
-        assert!(start.elapsed() < common::HANG, "the engine never answered");
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
+        None
+    })
+    .expect("the engine never answered")
 }
 
 /// The game saved from the page in `format` (the button clicked), read back.

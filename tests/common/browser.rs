@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -38,11 +38,10 @@ impl Driver {
             .unwrap();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let d = Driver { child, addr };
-        let start = Instant::now();
-        while std::net::TcpStream::connect(addr).is_err() {
-            assert!(start.elapsed() < super::HANG, "chromedriver does not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        super::poll(super::HANG, Duration::from_millis(50), || {
+            std::net::TcpStream::connect(addr).ok()
+        })
+        .expect("chromedriver does not start");
         Some(d)
     }
 
@@ -144,34 +143,22 @@ impl Session<'_> {
 
     /// Waits until the move table shows `line`.
     pub fn wait_for_line(&self, line: &str) {
-        let start = Instant::now();
-        loop {
-            let v = self.script("const t = document.getElementById('moves'); return t.dataset.line === undefined ? null : t.dataset.line;");
-            if v.as_str() == Some(line) {
-                return;
-            }
-            assert!(
-                start.elapsed() < super::HANG,
-                "the table never showed {line:?} (shows {v})"
-            );
-            std::thread::sleep(Duration::from_millis(25));
-        }
+        let mut v = Value::Null;
+        super::poll(super::HANG, Duration::from_millis(25), || {
+            v = self.script("const t = document.getElementById('moves'); return t.dataset.line === undefined ? null : t.dataset.line;");
+            (v.as_str() == Some(line)).then_some(())
+        })
+        .unwrap_or_else(|| panic!("the table never showed {line:?} (shows {v})"));
     }
 
     /// Waits until the expression `js` gives `want`.
     pub fn wait_for(&self, js: &str, want: &str) {
-        let start = Instant::now();
-        loop {
-            let v = self.script(&format!("return String({js});"));
-            if v.as_str() == Some(want) {
-                return;
-            }
-            assert!(
-                start.elapsed() < super::HANG,
-                "{js} never gave {want:?} (gives {v})"
-            );
-            std::thread::sleep(Duration::from_millis(25));
-        }
+        let mut v = Value::Null;
+        super::poll(super::HANG, Duration::from_millis(25), || {
+            v = self.script(&format!("return String({js});"));
+            (v.as_str() == Some(want)).then_some(())
+        })
+        .unwrap_or_else(|| panic!("{js} never gave {want:?} (gives {v})"));
     }
 
     /// Loads `url` in the window.

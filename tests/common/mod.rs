@@ -37,9 +37,11 @@ pub fn run_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 /// Runs `othbook ARGS`, killed after `limit`, which it must not reach: exit code, stdout,
 /// stderr.
 pub fn run_within(args: &[&str], limit: std::time::Duration) -> (Option<i32>, String, String) {
-    let t0 = std::time::Instant::now();
     let out = othbook().args(args).timeout(limit).output().unwrap();
-    assert!(t0.elapsed() < limit, "{args:?} still ran after {limit:?}");
+    assert!(
+        out.status.code().is_some(),
+        "{args:?} was killed by a signal (still running after {limit:?}, or it crashed)"
+    );
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -73,6 +75,35 @@ pub fn othbook_process() -> std::process::Command {
 
 /// A bound for waits that only guards against a hang: no loaded machine takes this long.
 pub const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Calls `step` until it gives a value, `every` apart, at most as many times as fit in
+/// `limit`; `None` if it never did. The bound counts calls and reads no clock: it only keeps a
+/// broken run from hanging the suite and says nothing about speed.
+pub fn poll<T>(
+    limit: std::time::Duration,
+    every: std::time::Duration,
+    mut step: impl FnMut() -> Option<T>,
+) -> Option<T> {
+    let calls = (limit.as_millis() / every.as_millis().max(1)).max(1);
+    for _ in 0..calls {
+        if let Some(v) = step() {
+            return Some(v);
+        }
+        std::thread::sleep(every);
+    }
+    None
+}
+
+/// `f()` run on a thread of its own; panics, naming `what`, if it has not answered within
+/// [`HANG`] (a hang guard: the answer's time is not checked).
+pub fn or_hang<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(HANG)
+        .unwrap_or_else(|e| panic!("{what}: no answer ({e}): it hung or panicked"))
+}
 
 /// Runs `othbook ARGS` in `dir`, sends it SIGINT (Ctrl-C) after `after`, and returns its exit
 /// code, standard output and standard error once it has ended.
@@ -128,20 +159,20 @@ pub fn interrupted_when(
 /// Waits until `ready()` holds or `child` has ended; fails after [`HANG`].
 #[cfg(target_os = "linux")]
 fn wait_for(child: &mut std::process::Child, ready: impl Fn() -> bool) -> bool {
-    let start = std::time::Instant::now();
-    loop {
+    let every = std::time::Duration::from_millis(20);
+    let state = poll(HANG, every, || {
         if ready() {
-            return true;
+            Some(true)
+        } else if child.try_wait().unwrap().is_some() {
+            Some(false)
+        } else {
+            None
         }
-        if child.try_wait().unwrap().is_some() {
-            return false;
-        }
-        if start.elapsed() > HANG {
-            let _ = child.kill();
-            panic!("the run was not ready to be stopped within {HANG:?}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    });
+    state.unwrap_or_else(|| {
+        let _ = child.kill();
+        panic!("the run was not ready to be stopped within {HANG:?}");
+    })
 }
 
 /// Runs othbook (in a process group of its own if `group`), calls `wait` (whose `false` means

@@ -111,11 +111,8 @@ pub fn send_only(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>
 
 /// Waits until `check` holds, at most `limit`; panics with `what` after it.
 pub fn wait_until(limit: Duration, what: &str, mut check: impl FnMut() -> bool) {
-    let start = std::time::Instant::now();
-    while !check() {
-        assert!(start.elapsed() < limit, "{what}: not within {limit:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    super::poll(limit, Duration::from_millis(20), || check().then_some(()))
+        .unwrap_or_else(|| panic!("{what}: not within {limit:?}"));
 }
 
 /// One HTTP/1.1 request (`Connection: close`): status and body.
