@@ -510,3 +510,21 @@ fn regression_a_book_overwritten_in_place_made_serve_answer_wrong_data_then_die(
     let (_, err) = interrupt(child, out);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Game rows gave their source as the path the book was built from
+/// (`../shared/data/wthor/WTH_2021.wtb`): folders of the building machine, which tell a
+/// visitor about the server's disk. They now give the file name alone.
+#[test]
+fn regression_games_rows_named_the_servers_folders() {
+    let s = server();
+    let v = s.json("/api/v1/games?moves=f5d6&limit=50");
+    let games = v["games"].as_array().unwrap();
+    assert!(!games.is_empty());
+    for g in games {
+        let source = g["source"].as_str().unwrap();
+        assert!(
+            source.starts_with("WTH_") && source.ends_with(".wtb") && !source.contains('/'),
+            "{g}"
+        );
+    }
+}

@@ -58,7 +58,8 @@ pub fn rows(
         .skip(offset)
         .take(limit)
         .filter_map(|m| {
-            let game = crate::report::games_list::row(table, m)?;
+            let mut game = crate::report::games_list::row(table, m)?;
+            game.source = file_name(&game.source);
             let stored = table.games().get(m.game)?;
             let moves = table.moves(stored);
             let here = if t.from_start {
@@ -75,6 +76,17 @@ pub fn rows(
             })
         })
         .collect()
+}
+
+/// The file name of a game's source, without the folders it was read from when the book was
+/// built: a path on the building machine says nothing to a visitor and tells them about the
+/// server's disk.
+fn file_name(source: &str) -> String {
+    source
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(source)
+        .to_string()
 }
 
 /// `moves` under the symmetry that takes the position after `ply` plies to `t.pos` (as
