@@ -2,8 +2,9 @@
 //! Chromium, as serve_browser.rs; skipped with the install command when it is missing): the
 //! rating floor, the "top games" order and the ratings columns change the lists and survive a
 //! reload from the address; the line's loss against the book's best is shown under the board
-//! and on the line; an unknown book in the address falls back to the default with a notice.
-//! Screenshots are kept in target/browser/ (not committed).
+//! and on the line; an unknown book in the address falls back to the default with a notice;
+//! a failed request empties the move table; in a game against the engine, the user moves only
+//! for their own colour. Screenshots are kept in target/browser/ (not committed).
 
 mod common;
 
@@ -212,4 +213,83 @@ fn regression_an_unknown_book_in_the_address_is_an_error_state() {
     );
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
     s.screenshot(&shots.join("serve-unknown-book.png"));
+}
+
+/// After a request failed (a rating floor out of range), the move table went on showing the
+/// last position's moves, as if they were this one's: it is emptied, and filled again once a
+/// request succeeds.
+#[test]
+fn regression_an_explore_error_left_the_last_positions_move_table() {
+    let Some(driver) = Driver::start() else {
+        return;
+    };
+    let server = TestServer::start(ServeOptions::new(12, 2, 1000).unwrap());
+    let s = Session::new(&driver);
+    s.open(&format!("http://{}/#moves=f5d6", server.addr));
+    s.wait_for_line("f5d6");
+    let rows = "document.querySelectorAll('#moves tbody tr').length";
+    assert_ne!(s.script(&format!("return {rows};")), 0);
+    s.keys("#filters input[name=min_rating]", "9000");
+    s.click("#filters button[type=submit]");
+    s.wait_for("document.getElementById('status').className", "error");
+    s.wait_for(rows, "0");
+    s.wait_for(
+        "document.getElementById('moves').dataset.line === undefined",
+        "true",
+    );
+    s.wait_for("state.answer === null", "true");
+    s.script("document.querySelector('#filters input[name=min_rating]').value = '';");
+    s.click("#filters button[type=submit]");
+    s.wait_for_line("f5d6");
+    assert_ne!(s.script(&format!("return {rows};")), 0);
+}
+
+/// In a game against the engine, stepping back to a position where the engine was to move
+/// let the user play its move for it (a click on a square, a row or the pass button): only the
+/// user's own positions take their moves, and one played there starts the game again from it.
+#[test]
+fn regression_after_stepping_back_the_user_could_move_for_the_engine() {
+    let Some(driver) = Driver::start() else {
+        return;
+    };
+    let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
+    let s = Session::new(&driver);
+    s.open(&format!("http://{}/", server.addr));
+    s.wait_for_line("");
+    s.wait_for(
+        "document.getElementById('play-strength').options.length > 0",
+        "true",
+    );
+    s.click("#play-on");
+    s.script("const e = document.getElementById('play-strength'); e.value = 'depth:1';");
+    s.click("#sq-f5");
+    // The engine (white) answers.
+    s.wait_for("state.moves.length", "2");
+    let game = s.script("return state.moves.join('');");
+    let game = game.as_str().unwrap().to_string();
+    s.wait_for_line(&game);
+    // One ply back: white, the engine, is to move there.
+    s.click("#back");
+    s.wait_for_line("f5");
+    s.wait_for("state.answer.side", "white");
+    s.wait_for(
+        "document.getElementById('play-status').textContent.startsWith('The engine is to move here')",
+        "true",
+    );
+    let legal = s.script("return state.answer.legal[0];");
+    let legal = legal.as_str().unwrap();
+    s.click(&format!("#sq-{legal}"));
+    s.click(&format!("#moves tbody tr[data-move='{legal}']"));
+    s.script("play('pa');");
+    assert_eq!(
+        s.script("return state.moves.join('');"),
+        Value::from(game.as_str())
+    );
+    assert_eq!(s.script("return state.cursor;"), Value::from(1));
+    // Back to the start, black's (the user's) turn: a move there starts the game again.
+    s.click("#first");
+    s.wait_for_line("");
+    s.click("#sq-d3");
+    s.wait_for("state.moves.length", "2");
+    s.wait_for("state.moves[0]", "d3");
 }

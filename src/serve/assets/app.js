@@ -157,7 +157,10 @@ function showGhost(move) {
 
 // ---- moving through the line ----
 
+// Every move the user makes (a square, a row of the table, the pass button) comes here, so a
+// mode that restricts who may move (play against the engine) is asked once, here.
 function play(move) {
+  if (hooks.mayPlay && !hooks.mayPlay()) return;
   if (state.moves[state.cursor] === move) {
     state.cursor++;
   } else {
@@ -169,7 +172,6 @@ function play(move) {
 }
 
 function playSquare(name) {
-  if (hooks.mayPlay && !hooks.mayPlay()) return;
   if (state.answer && state.answer.legal.includes(name)) play(name);
 }
 
@@ -211,8 +213,10 @@ async function load() {
   } catch (e) {
     if (id !== state.request || e.name === "AbortError") return;
     setStatus(e.message, true);
+    clearAnswer();
     // The games list says why too (a bad filter), rather than keep the games of the last one.
     loadGames(id);
+    loadHistory(id);
     return;
   }
   if (id !== state.request) return;
@@ -232,6 +236,17 @@ async function load() {
   loadGames(id);
   loadHistory(id);
   for (const f of hooks.loaded) f(a);
+}
+
+// After a failed request: the move table and the line's losses belonged to the last position
+// that loaded, so they are emptied rather than left to pass for this one's.
+function clearAnswer() {
+  state.answer = null;
+  $("moves").querySelector("tbody").textContent = "";
+  delete $("moves").dataset.line;
+  $("line-loss").hidden = true;
+  $("line-loss").textContent = "";
+  delete $("line-loss").dataset.line;
 }
 
 function drawStatus(a) {

@@ -72,6 +72,7 @@ async function engineTurn(a) {
   $("play-panel").dataset.over = "false";
   if (state.cursor !== state.moves.length || a.side === playing.human) {
     if (a.side === playing.human) setPlayStatus(a.must_pass ? "You have no move: pass." : `Your move (${playing.human}).`, false);
+    else setPlayStatus("The engine is to move here: step on to the end of the game, or take back to play on from your own move.", false);
     return;
   }
   stopAsking();
@@ -102,9 +103,11 @@ async function engineTurn(a) {
   }
 }
 
-// Clicks on the board and the move table play only on the user's turn.
+// Clicks on the board and the move table play only on the user's turn, also in a position
+// stepped back to (a move there starts the game again from it; the engine's moves are its
+// own).
 function userMayPlay() {
-  return !playing.on || !state.answer || state.answer.side === playing.human || state.cursor !== state.moves.length;
+  return !playing.on || !state.answer || state.answer.side === playing.human;
 }
 
 // The analysis on the board: each legal move's engine score for the side to move.
