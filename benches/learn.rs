@@ -4,7 +4,7 @@
 
 use dashmap::DashMap;
 use othbook::book::{board_of, Book};
-use othbook::learn::{default_hash_mb, plan, search_leaves, LeafSettings, SearchRun, Shard};
+use othbook::learn::{default_hash_mb, plan, search_leaves, Again, LeafSettings, SearchRun, Shard};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -13,7 +13,7 @@ fn main() {
         .expect("books/wthor.book")
         .to_data()
         .expect("readable");
-    let mut jobs = plan(&mut data, None, true, Shard::ALL).jobs;
+    let mut jobs = plan(&mut data, None, Again::Always, Shard::ALL).jobs;
     jobs.retain(|j| (30..=44).contains(&board_of(j.key).empty_count()));
     let threads = 2;
     for (depth, count) in [(10u32, 200usize), (14, 24), (18, 4)] {

@@ -339,3 +339,76 @@ fn books_written_before_the_selectivity_was_recorded_read_as_full_width_and_keep
         assert_eq!(book.info().evaluation.unwrap().selectivity, 87);
     }
 }
+
+/// The number of leaves a `book evaluate` run says it searched.
+fn searched(out: &str) -> usize {
+    let line = out
+        .lines()
+        .find(|l| l.contains(" leaves searched in "))
+        .unwrap_or_else(|| panic!("no count of leaves searched: {out}"));
+    line.split(' ').next().unwrap().parse().unwrap()
+}
+
+/// Raising --exact-from with --update solves only the leaves it newly covers (positions of 17
+/// to 20 empties here), and gives the bytes of a --refresh of every leaf and of a fresh
+/// evaluation with those settings; without --update or --refresh the book is refused, naming
+/// both.
+#[test]
+fn update_after_raising_exact_from_searches_only_the_newly_solved_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = std::fs::canonicalize(Path::new(common::FIX).join("logistello.gam")).unwrap();
+    let games = games.to_string_lossy();
+    let build = ["build", &games, "-o", "g.book", "--plies", "44"];
+    ok(d, &[&build[..], &["--min-games", "1"]].concat());
+    let eval = |book: &str, out: &str, exact: &str, more: &[&str]| {
+        let args = [
+            "book",
+            "evaluate",
+            book,
+            "-o",
+            out,
+            "--depth",
+            "3",
+            "--exact-from",
+            exact,
+        ];
+        ok(d, &[&args[..], more].concat())
+    };
+    let all = searched(&eval("g.book", "a.book", "16", &[]));
+    let raised = [
+        "book",
+        "evaluate",
+        "a.book",
+        "-o",
+        "x.book",
+        "--depth",
+        "3",
+        "--exact-from",
+        "20",
+    ];
+    let err = refused(d, &raised);
+    assert!(
+        err.contains("--update") && err.contains("--refresh"),
+        "{err}"
+    );
+    let updated = searched(&eval("a.book", "up.book", "20", &["--update"]));
+    let refreshed = searched(&eval("a.book", "re.book", "20", &["--refresh"]));
+    eval("g.book", "fresh.book", "20", &[]);
+    assert_eq!(refreshed, all);
+    assert!(updated > 0 && updated < all / 2, "{updated} of {all}");
+    assert!(bytes(d, "up.book") == bytes(d, "re.book"));
+    assert!(bytes(d, "up.book") == bytes(d, "fresh.book"));
+    // Nothing changes when the settings are the book's own.
+    assert_eq!(
+        searched(&eval("up.book", "same.book", "20", &["--update"])),
+        0
+    );
+    let err = refused(
+        d,
+        &["book", "evaluate", "g.book", "-o", "y.book", "--update"],
+    );
+    assert!(err.contains("records no evaluation"), "{err}");
+    let err = refused(d, &[&raised[..], &["--update", "--refresh"]].concat());
+    assert!(err.contains("cannot be used with"), "{err}");
+}

@@ -20,7 +20,7 @@ pub use enhance::{enhance, EnhanceError, EnhanceReport, EnhanceSettings};
 pub use parts::{book_digest, read_parts, write_parts, Parts, PartsError};
 pub use search::{
     apply_leaves, check_kept_leaves, check_plan, plan, put_leaves, search_leaves, search_missing,
-    Checkpoint, LeafJob, Plan, Results, SearchRun,
+    Again, Checkpoint, LeafJob, Plan, Results, SearchRun,
 };
 pub use settings::default_hash_mb;
 pub use settings::{selectivity_of, LeafSettings, SettingsError, Shard, DEFAULT_LEAF_HASH_MB};

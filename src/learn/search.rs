@@ -31,10 +31,38 @@ pub struct Plan {
     pub graph: Graph,
 }
 
+/// Which known leaves a run searches again (missing ones are always searched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Again {
+    /// None.
+    Never,
+    /// Those that `to` searches otherwise than `from`, the settings the book's leaves were
+    /// searched with (raising --exact-from: only the leaves it newly solves).
+    Changed {
+        /// The book's settings.
+        from: LeafSettings,
+        /// The settings asked for.
+        to: LeafSettings,
+    },
+    /// Every one.
+    Always,
+}
+
+impl Again {
+    /// Whether a known leaf of a position with `empties` empty squares is searched again.
+    fn covers(&self, empties: u32) -> bool {
+        match self {
+            Again::Never => false,
+            Again::Changed { from, to } => !from.searches_alike(to, empties),
+            Again::Always => true,
+        }
+    }
+}
+
 /// Relinks `data` and lists the leaves to search: positions of `shard` at most `plies` plies
-/// from the start (all when `None`) whose leaf is missing, or, with `refresh`, every
-/// position that has moves out of the book.
-pub fn plan(data: &mut BookData, plies: Option<u8>, refresh: bool, shard: Shard) -> Plan {
+/// from the start (all when `None`) whose leaf is missing or, as `again` says, known but to be
+/// searched again, among the positions that have moves out of the book.
+pub fn plan(data: &mut BookData, plies: Option<u8>, again: Again, shard: Shard) -> Plan {
     let graph = Graph::of(data);
     let relink = data.relink_with(&graph);
     let jobs = data
@@ -42,7 +70,7 @@ pub fn plan(data: &mut BookData, plies: Option<u8>, refresh: bool, shard: Shard)
         .iter()
         .zip(&graph.nodes)
         .filter(|(p, node)| {
-            planned(p.key, &p.eval.leaf, node, plies, refresh) && shard.contains(p.key)
+            planned(p.key, &p.eval.leaf, node, plies, again) && shard.contains(p.key)
         })
         .map(|(p, node)| LeafJob {
             key: p.key,
@@ -57,17 +85,18 @@ pub fn plan(data: &mut BookData, plies: Option<u8>, refresh: bool, shard: Shard)
 }
 
 /// Whether [`plan`] searches the leaf of `p` (of any shard).
-fn planned(key: Key, leaf: &Leaf, node: &Node, plies: Option<u8>, refresh: bool) -> bool {
-    let ply = 60 - board_of(key).empty_count();
+fn planned(key: Key, leaf: &Leaf, node: &Node, plies: Option<u8>, again: Again) -> bool {
+    let empties = board_of(key).empty_count();
     !node.out.is_empty()
-        && (refresh || !leaf.is_known())
-        && plies.is_none_or(|n| ply <= u32::from(n))
+        && (!leaf.is_known() || again.covers(empties))
+        && plies.is_none_or(|n| 60 - empties <= u32::from(n))
 }
 
 /// Checks that no leaf `data` holds from an evaluation with other settings than `settings`
 /// would stay beside leaves searched with them (the header would then claim settings that
 /// some leaves were not searched with). `replaced(i)`: whether the leaf of position `i` is
-/// searched again. Leaves that need no search (in the book, game over) depend on no setting.
+/// searched again. Leaves that need no search (in the book, game over) depend on no setting,
+/// and a leaf both settings search alike (solved by both, say) may stay.
 pub fn check_kept_leaves(
     data: &BookData,
     settings: &LeafSettings,
@@ -77,12 +106,15 @@ pub fn check_kept_leaves(
     let Some(book) = data.info.evaluation.clone().filter(|b| *b != asked) else {
         return Ok(());
     };
+    let from = LeafSettings::from_info(&book, settings.hash_mb())?;
     let kept = data
         .positions
         .iter()
         .enumerate()
         .filter(|(i, p)| {
-            matches!(p.eval.leaf, Leaf::Move { .. } | Leaf::ScoreOnly(_)) && !replaced(*i)
+            matches!(p.eval.leaf, Leaf::Move { .. } | Leaf::ScoreOnly(_))
+                && !replaced(*i)
+                && !from.searches_alike(settings, board_of(p.key).empty_count())
         })
         .count();
     if kept == 0 {
@@ -91,18 +123,18 @@ pub fn check_kept_leaves(
     Err(SettingsError::Mixed { book, asked, kept })
 }
 
-/// [`check_kept_leaves`] for a run of [`plan`] with `plies` and `refresh` over every shard:
+/// [`check_kept_leaves`] for a run of [`plan`] with `plies` and `again` over every shard:
 /// `graph` is the plan's.
 pub fn check_plan(
     data: &BookData,
     graph: &Graph,
     plies: Option<u8>,
-    refresh: bool,
+    again: Again,
     settings: &LeafSettings,
 ) -> Result<(), SettingsError> {
     check_kept_leaves(data, settings, |i| {
         let p = &data.positions[i];
-        planned(p.key, &p.eval.leaf, &graph.nodes[i], plies, refresh)
+        planned(p.key, &p.eval.leaf, &graph.nodes[i], plies, again)
     })
 }
 
@@ -282,7 +314,7 @@ pub fn search_missing<E: From<EngineError>>(
     run: &SearchRun<'_>,
     save: &mut dyn FnMut(&BookData) -> Result<(), E>,
 ) -> Result<(bool, usize), E> {
-    let the_plan = plan(data, None, false, Shard::ALL);
+    let the_plan = plan(data, None, Again::Never, Shard::ALL);
     let results: Results = DashMap::new();
     let sorted = |r: &Results| {
         let mut leaves: Vec<(Key, Leaf)> = r.iter().map(|e| (*e.key(), *e.value())).collect();

@@ -27,7 +27,8 @@ pub enum SettingsError {
     #[error(
         "the book's leaves were searched with {book}, not {asked}: {kept} of them would stay \
          beside leaves searched with the new settings: evaluate the book again with these \
-         settings (`othbook book evaluate --refresh`, without --plies) or give the book's"
+         settings (`othbook book evaluate --update` searches only the leaves they change, \
+         `--refresh` every leaf; without --plies) or give the book's"
     )]
     Mixed {
         /// The book's settings.
@@ -143,6 +144,21 @@ impl LeafSettings {
             depth: self.depth,
             exact_from: self.exact_from,
             selectivity: self.selectivity.percent(),
+        }
+    }
+
+    /// Whether a leaf of a position with `empties` empty squares is searched alike under
+    /// these settings and `other`: solved under both, or searched to the same depth at the
+    /// same selectivity under both. (Raising --exact-from changes only the leaves it newly
+    /// solves.)
+    #[must_use]
+    pub fn searches_alike(&self, other: &LeafSettings, empties: u32) -> bool {
+        let solved = empties <= u32::from(self.exact_from);
+        let other_solved = empties <= u32::from(other.exact_from);
+        match (solved, other_solved) {
+            (true, true) => true,
+            (false, false) => self.depth == other.depth && self.selectivity == other.selectivity,
+            _ => false,
         }
     }
 

@@ -31,7 +31,7 @@ fn search(
     stop_after: Option<usize>,
     results: &DashMap<Key, Leaf>,
 ) -> bool {
-    let p = plan(data, None, false, shard);
+    let p = plan(data, None, Again::Never, shard);
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
     let tick = || {
@@ -288,15 +288,18 @@ fn leaves_of_other_settings_are_not_kept_beside_new_ones() {
     let same = settings(3, 0);
     let deeper = settings(4, 0);
     let selective = same.with_selectivity(Selectivity::MIDGAME_DEFAULT);
-    assert_eq!(check_plan(&data, &graph, None, false, &same), Ok(()));
+    assert_eq!(check_plan(&data, &graph, None, Again::Never, &same), Ok(()));
     for other in [deeper, selective] {
-        let e = check_plan(&data, &graph, None, false, &other).unwrap_err();
+        let e = check_plan(&data, &graph, None, Again::Never, &other).unwrap_err();
         assert!(
             matches!(e, SettingsError::Mixed { kept, .. } if kept > 100),
             "{e}"
         );
-        assert!(check_plan(&data, &graph, Some(6), true, &other).is_err());
-        assert_eq!(check_plan(&data, &graph, None, true, &other), Ok(()));
+        assert!(check_plan(&data, &graph, Some(6), Again::Always, &other).is_err());
+        assert_eq!(
+            check_plan(&data, &graph, None, Again::Always, &other),
+            Ok(())
+        );
     }
     // Deviation keeps every leaf: only the book's settings.
     let stop = AtomicBool::new(false);

@@ -12,7 +12,7 @@ use othbook::book::{BookData, Leaf};
 use othbook::engine::Selectivity;
 use othbook::learn::{
     apply_leaves, book_digest, check_plan, default_hash_mb, plan, read_parts, search_leaves,
-    write_parts, LeafSettings, Parts, SearchRun, Shard,
+    write_parts, Again, LeafSettings, Parts, SearchRun, Shard,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -29,9 +29,12 @@ output is also saved every --checkpoint minutes. Run the same command again to c
 --refresh: the same command without --refresh, since the leaves not searched again yet are saved \
 as missing).\n\n\
 A book's leaves are all searched with one setting, which its header records (`othbook info`): \
-evaluating a book that has leaves with other settings needs --refresh (without --plies).\n\n\
+evaluating a book that has leaves with other settings needs --update (only the leaves the new \
+settings search otherwise: raising --exact-from re-solves only the leaves it newly covers) or \
+--refresh (every leaf), without --plies.\n\n\
 Examples:\n  othbook book evaluate my.book --depth 12 --exact-from 18\n  \
 othbook book evaluate my.book --depth 18 --selectivity 73 --refresh -o deep.book\n  \
+othbook book evaluate deep.book --depth 18 --selectivity 73 --exact-from 24 --update\n  \
 othbook book evaluate my.book --shard 0/3 -o part.0   (then: othbook book apply my.book part.* -o out.book)"
 )]
 pub struct Args {
@@ -62,6 +65,11 @@ pub struct Args {
     /// Search every leaf again, not only the missing ones.
     #[arg(long)]
     refresh: bool,
+    /// Search again the leaves these settings search otherwise than the book's header says
+    /// its leaves were (raising --exact-from: only the leaves it newly solves), and the
+    /// missing ones.
+    #[arg(long, conflicts_with = "refresh")]
+    update: bool,
     /// Search only shard I of N (I from 0): positions chosen by a stable hash of their key.
     /// Needs -o: the results go to a parts file for `book apply`.
     #[arg(long)]
@@ -138,12 +146,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let mut data = output::read(&args.book)?;
     let digest = book_digest(&data);
     let shard = args.shard.unwrap_or(Shard::ALL);
-    let the_plan = plan(&mut data, args.plies, args.refresh, shard);
-    check_plan(&data, &the_plan.graph, args.plies, args.refresh, &settings)
+    let again = again_of(&args, &data, &settings)?;
+    let the_plan = plan(&mut data, args.plies, again, shard);
+    check_plan(&data, &the_plan.graph, args.plies, again, &settings)
         .map_err(|e| bad(format!("{}: {e}", args.book.display())))?;
-    if args.refresh {
+    if again != Again::Never {
         // Saved as missing until searched again: a checkpoint then holds only leaves of
-        // these settings, so a rerun without --refresh continues without mixing them.
+        // these settings, so a rerun (without --refresh) continues without mixing them.
         let index = data.key_index();
         for job in &the_plan.jobs {
             data.positions[index[&job.key]].eval.leaf = Leaf::Missing;
@@ -219,6 +228,30 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// Which known leaves the run searches again: every one with --refresh; with --update, those
+/// the asked settings search otherwise than the book's header says its leaves were.
+fn again_of(args: &Args, data: &BookData, settings: &LeafSettings) -> Result<Again> {
+    if args.refresh {
+        return Ok(Again::Always);
+    }
+    if !args.update {
+        return Ok(Again::Never);
+    }
+    let Some(info) = &data.info.evaluation else {
+        return Err(bad(format!(
+            "{}: --update: the book records no evaluation to update; evaluate it without \
+             --update",
+            args.book.display()
+        )));
+    };
+    let from = LeafSettings::from_info(info, settings.hash_mb())
+        .map_err(|e| bad(format!("{}: {e}", args.book.display())))?;
+    Ok(Again::Changed {
+        from,
+        to: *settings,
+    })
 }
 
 /// The progress bar on stderr (hidden when stderr is not a terminal).
