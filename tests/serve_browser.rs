@@ -621,14 +621,7 @@ fn a_game_against_the_engine_is_played_to_its_end_saved_and_reviewed() {
     };
     let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
     let s = Session::new(&driver);
-    s.open(&format!("http://{}/", server.addr));
-    s.wait_for_line("");
-    s.wait_for(
-        "document.getElementById('play-strength').options.length > 0",
-        "true",
-    );
-    s.click("#play-on");
-    s.script("const e = document.getElementById('play-strength'); e.value = 'depth:1';");
+    s.start_playing(server.addr);
     s.click("#play-analysis");
     // The start's four moves each show the engine's score (f5 stands for the others).
     s.wait_for("state.depth", "4");

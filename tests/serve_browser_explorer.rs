@@ -254,14 +254,7 @@ fn regression_after_stepping_back_the_user_could_move_for_the_engine() {
     };
     let server = TestServer::start(ServeOptions::new(12, 1, 1000).unwrap());
     let s = Session::new(&driver);
-    s.open(&format!("http://{}/", server.addr));
-    s.wait_for_line("");
-    s.wait_for(
-        "document.getElementById('play-strength').options.length > 0",
-        "true",
-    );
-    s.click("#play-on");
-    s.script("const e = document.getElementById('play-strength'); e.value = 'depth:1';");
+    s.start_playing(server.addr);
     s.click("#sq-f5");
     // The engine (white) answers.
     s.wait_for("state.moves.length", "2");

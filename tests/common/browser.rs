@@ -161,6 +161,19 @@ impl Session<'_> {
         .unwrap_or_else(|| panic!("{js} never gave {want:?} (gives {v})"));
     }
 
+    /// The page of the server at `addr`, opened at the start with the play panel on and the
+    /// engine at depth 1.
+    pub fn start_playing(&self, addr: std::net::SocketAddr) {
+        self.open(&format!("http://{addr}/"));
+        self.wait_for_line("");
+        self.wait_for(
+            "document.getElementById('play-strength').options.length > 0",
+            "true",
+        );
+        self.click("#play-on");
+        self.script("const e = document.getElementById('play-strength'); e.value = 'depth:1';");
+    }
+
     /// Loads `url` in the window.
     pub fn open(&self, url: &str) {
         self.cmd("POST", "url", Some(json!({ "url": url })));
