@@ -8,7 +8,8 @@ mod common;
 
 use common::minimax::negamax_pattern;
 use othbook::engine::{
-    Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, Selectivity, SCALE,
+    Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, Selectivity, ThreadCount,
+    SCALE,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -47,7 +48,7 @@ fn positions(seed: u64, games: usize, step: usize) -> Vec<Board> {
 
 fn engine(threads: usize) -> Engine {
     Engine::new(EngineOptions {
-        threads,
+        threads: ThreadCount::new(threads).unwrap(),
         hash_mb: 16,
     })
 }

@@ -6,7 +6,7 @@ mod common;
 use common::need;
 use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
-use othbook::engine::{Engine, EngineOptions};
+use othbook::engine::{Engine, EngineOptions, ThreadCount};
 use othbook::review::{
     review, review_stoppable, review_until_stopped, Effort, MoveReview, Review, ReviewError,
     ReviewInput, ReviewOptions, ScoreSource, StoppedAt,
@@ -18,7 +18,7 @@ const WTHOR_2000: &str = "../shared/data/wthor/WTH_2000.wtb";
 
 fn engine() -> Engine {
     Engine::new(EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb: 16,
     })
 }

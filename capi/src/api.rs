@@ -6,7 +6,7 @@ use crate::types::{
 };
 use othbook::board::{play_line, Position};
 use othbook::book::OpenOptions;
-use othbook::engine::{EngineOptions, Limits, Mode, RequestError};
+use othbook::engine::{EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_THREADS_ASKED};
 use othbook::report::explore::ExploreQuery;
 use othbook::report::{ExploreReport, ProbeReport};
 use std::cell::RefCell;
@@ -340,7 +340,7 @@ pub unsafe extern "C" fn othbook_engine_new(
             ));
         }
         let engine = othbook::engine::Engine::try_new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         })
         .map_err(|e| (OTHBOOK_ERR_ENGINE, message(&e)))?;
@@ -397,13 +397,13 @@ fn run_search(
         handle.stop.store(false, Ordering::SeqCst);
         let pos = self::position(position)?;
         let result = out(result, "out_result")?;
-        if !(1..=1024).contains(&threads) {
-            return Err((
+        let threads = ThreadCount::new(threads as usize).map_err(|_| {
+            (
                 OTHBOOK_ERR_ARGUMENT,
-                format!("threads {threads} is out of range: use 1 to 1024"),
-            ));
-        }
-        engine.set_threads(threads as usize);
+                format!("threads {threads} is out of range: use 1 to {MAX_THREADS_ASKED}"),
+            )
+        })?;
+        engine.set_threads(threads);
         let a = engine
             .analyze_stoppable(&pos.board, &limits, &handle.stop, |_| {})
             .map_err(|e| match e {

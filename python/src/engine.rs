@@ -6,7 +6,7 @@ use crate::board::position_of;
 use crate::errors;
 use othbook::board::Position;
 use othbook::engine::{
-    Analysis, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity, SCALE,
+    Analysis, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity, ThreadCount, SCALE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -166,14 +166,8 @@ fn selectivity_of(s: Option<&Bound<'_, PyAny>>) -> PyResult<Selectivity> {
         .map_err(|e| errors::argument(format!("selectivity: {e}")))
 }
 
-fn threads_of(threads: usize) -> PyResult<usize> {
-    match threads {
-        0 => Err(errors::argument("threads must be at least 1")),
-        n if n > 1024 => Err(errors::argument(format!(
-            "threads {n} is out of range: use 1 to 1024"
-        ))),
-        n => Ok(n.min(othbook::engine::max_threads())),
-    }
+fn threads_of(threads: usize) -> PyResult<ThreadCount> {
+    ThreadCount::new(threads).map_err(|e| errors::argument(e.to_string()))
 }
 
 impl Engine {
@@ -184,7 +178,7 @@ impl Engine {
         py: Python<'_>,
         pos: &Position,
         limits: &Limits,
-        threads: usize,
+        threads: ThreadCount,
     ) -> PyResult<PyAnalysis> {
         let stop = AtomicBool::new(false);
         let mut signal: Option<PyErr> = None;
@@ -240,7 +234,7 @@ impl Engine {
             )));
         }
         let engine = othbook::engine::Engine::try_new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         })
         .map_err(|e| errors::EngineError::new_err(errors::message(&e)))?;

@@ -257,7 +257,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         !book_moves.is_empty(),
         &pos,
         args.selectivity,
-        threads,
+        threads.used(),
     )?;
     writeln!(out, "pv: {}", pv_text(&a.pv))?;
     Ok(())

@@ -152,6 +152,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         range
     };
+    let threads = threads.used();
     if threads == 1 {
         writeln!(
             out,

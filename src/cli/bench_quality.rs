@@ -16,7 +16,9 @@ use super::common::bad;
 use anyhow::{bail, Context, Result};
 use othbook::board::Position;
 use othbook::data_file::DataFile;
-use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, Selectivity, SCALE};
+use othbook::engine::{
+    Engine, EngineOptions, Limits, PatternEval, Selectivity, ThreadCount, SCALE,
+};
 use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
 use othbook::train::label::{value, LabelOptions, LabelSettings};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
@@ -251,7 +253,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
     }
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         },
         eval,

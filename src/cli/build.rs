@@ -209,7 +209,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     // Held from before the games are read: a second build of the same book stops at once.
     let output = claim(output)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads_arg(args.threads)?)
+        .num_threads(threads_arg(args.threads)?.used())
         .build()
         .context("starting worker threads")?;
     let date = created(&args.inputs)?;

@@ -179,20 +179,20 @@ pub fn opening_along(start: &Position, moves: &[Move]) -> Option<othbook::report
 
 /// The `--threads` value (default: all cores), checked, and capped at what the machine can
 /// use (saying so on stderr).
-pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+pub fn threads_arg(threads: Option<usize>) -> Result<ThreadCount> {
     let Some(n) = threads else {
-        return Ok(cores);
+        return Ok(ThreadCount::cores());
     };
     let count = ThreadCount::new(n).map_err(|e| bad(format!("--{e}")))?;
     if count.capped() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         eprintln!(
             "othbook: --threads {n} is more than {cores} core{} can use: searching with {}",
             if cores == 1 { "" } else { "s" },
             count.used()
         );
     }
-    Ok(count.used())
+    Ok(count)
 }
 
 /// Most empties an exact or win/draw/loss solve takes without `--force`: each empty square

@@ -3,7 +3,9 @@
 
 use crate::board::{Board, Move};
 use crate::book::Book;
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity};
+use crate::engine::{
+    AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity, ThreadCount,
+};
 use crate::play::book_choice::{choose, BookPick, BookReason};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use crate::rng::Rng;
@@ -35,7 +37,7 @@ impl EnginePlayer {
     /// An engine player with evaluation `eval`; `threads` search threads sharing a
     /// `hash_mb` MiB table (an error when the memory cannot be had).
     pub fn new(
-        threads: usize,
+        threads: ThreadCount,
         hash_mb: usize,
         time: Option<Duration>,
         depth: Option<u32>,

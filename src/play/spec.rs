@@ -10,7 +10,7 @@
 //! engine, `better`, `gtp:` and `nboard:` players, the book and randomness options) and
 //! builds match [`Player`]s from both.
 
-use crate::engine::{EvalKind, Selectivity};
+use crate::engine::{EvalKind, Selectivity, ThreadCount};
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
@@ -200,7 +200,7 @@ pub struct Settings {
     /// Fixed depth.
     pub depth: Option<u32>,
     /// Search threads.
-    pub threads: Option<usize>,
+    pub threads: Option<ThreadCount>,
     /// Table size in MiB.
     pub hash: Option<usize>,
     /// Opening book (as written, for the name).
@@ -306,8 +306,10 @@ impl Settings {
                 Err(_) => return Err(num("number")),
             },
             Opt::Threads => match v.parse::<usize>() {
-                Ok(t) if (1..=256).contains(&t) => self.threads = Some(t),
-                Ok(_) => return Err(err("threads must be 1 to 256".into())),
+                Ok(t) => match ThreadCount::new(t) {
+                    Ok(count) if t <= 256 => self.threads = Some(count),
+                    _ => return Err(err("threads must be 1 to 256".into())),
+                },
                 Err(_) => return Err(num("number")),
             },
             Opt::Hash => match v.parse::<usize>() {
@@ -452,7 +454,7 @@ impl fmt::Display for Settings {
             let v = match o {
                 Opt::Time => self.time.map(|t| t.as_secs_f64().to_string()),
                 Opt::Depth => self.depth.map(|d| d.to_string()),
-                Opt::Threads => self.threads.map(|t| t.to_string()),
+                Opt::Threads => self.threads.map(|t| t.asked().to_string()),
                 Opt::Hash => self.hash.map(|h| h.to_string()),
                 Opt::Book => self.book.clone(),
                 Opt::Eval => self.eval.map(|e| e.to_string()),
@@ -538,7 +540,7 @@ impl PlayerSpec {
             ),
             PlayerSpec::Engine(s) => Box::new(
                 EnginePlayer::new(
-                    s.threads.unwrap_or(1),
+                    s.threads.unwrap_or(ThreadCount::ONE),
                     s.hash.unwrap_or(64),
                     s.time,
                     s.depth,
@@ -650,7 +652,7 @@ mod tests {
             panic!("{spec:?}")
         };
         assert_eq!(s.selectivity, Some("95".parse().unwrap()));
-        let p = EnginePlayer::new(1, 1, s.time, None, EvalKind::Hand)
+        let p = EnginePlayer::new(ThreadCount::ONE, 1, s.time, None, EvalKind::Hand)
             .unwrap()
             .with_selectivity(s.selectivity.unwrap());
         assert_eq!(
@@ -658,7 +660,7 @@ mod tests {
             "95".parse().unwrap()
         );
         assert!(p.name().contains("selectivity=95%"), "{}", p.name());
-        let plain = EnginePlayer::new(1, 1, s.time, None, EvalKind::Hand).unwrap();
+        let plain = EnginePlayer::new(ThreadCount::ONE, 1, s.time, None, EvalKind::Hand).unwrap();
         assert_eq!(
             plain.limits(Budget::default()).selectivity,
             Selectivity::default()

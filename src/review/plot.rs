@@ -232,7 +232,7 @@ fn legend(s: &mut String) {
 mod tests {
     use super::*;
     use crate::board::{parse_moves, Position};
-    use crate::engine::{Engine, EngineOptions};
+    use crate::engine::{Engine, EngineOptions, ThreadCount};
     use crate::review::{review, Effort, ReviewInput, ReviewOptions};
 
     /// Checks that every element opened is closed in order and every `&` starts an entity:
@@ -274,7 +274,7 @@ mod tests {
         input.info.white = Some("O'Neil \"X\"".into());
         let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
         let engine = Engine::new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 1,
         });
         review(&input, &engine, None, &opts, |_, _| {}).unwrap()

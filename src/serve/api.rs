@@ -13,7 +13,7 @@ use crate::board::format_moves;
 use crate::book::games::ratings::{RatingParams, Ratings};
 use crate::book::games::{PositionGames, StoredGame};
 use crate::book::{FindGamesError, GameFilter, GameTable, GamesQuery, RatedChoice};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Engine, EngineOptions, ThreadCount};
 use crate::report::query::{GameOrder, RatingQuery, Target};
 use crate::report::ratings::ExploreRatings;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
@@ -514,7 +514,7 @@ async fn reviewed(
     let bk = b.clone();
     let bytes = blocking(&s, move || {
         let engine = Engine::try_new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         })
         .map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -5,7 +5,7 @@
 use crate::board::{format_moves, Move, Position};
 use crate::book::games::PositionGames;
 use crate::book::{Book, BookError};
-use crate::engine::{EngineError, EngineOptions};
+use crate::engine::{EngineError, EngineOptions, ThreadCount};
 use crate::openings::Openings;
 use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::query::Target;
@@ -42,7 +42,7 @@ pub fn search(
     stop: &AtomicBool,
 ) -> Result<Option<MoveScores>, EngineError> {
     let options = EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb,
     };
     MoveScores::search(pos, depth, options, Some(stop), |_| {})

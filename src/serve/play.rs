@@ -7,7 +7,7 @@ use super::api::{blocking, json_body, not_stopped, search_slot, Shared, StopOnHa
 use super::error::ApiError;
 use super::params;
 use crate::board::{format_moves, Color};
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind};
+use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, ThreadCount};
 use crate::play::book_choice::{randomness_in_range, MAX_RANDOMNESS};
 use crate::play::engine_player::{engine_move, BookPlay, MoveSource, DEFAULT_MOVE_TIME};
 use crate::report::query::Target;
@@ -169,7 +169,7 @@ pub async fn play(State(s): Shared, request: axum::extract::Request) -> Result<R
     let answer = blocking(&s, move || {
         let engine = Engine::try_with_evaluator(
             EngineOptions {
-                threads: 1,
+                threads: ThreadCount::ONE,
                 hash_mb,
             },
             AnyEval::new(EvalKind::default()),

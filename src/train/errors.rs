@@ -441,7 +441,7 @@ impl ErrorFits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{EngineOptions, HandEval};
+    use crate::engine::{EngineOptions, HandEval, ThreadCount};
 
     #[test]
     fn the_book_model_knows_the_engine_levels() {
@@ -510,7 +510,7 @@ mod tests {
         Engine::with_evaluator(
             EngineOptions {
                 hash_mb: 16,
-                threads: 1,
+                threads: ThreadCount::ONE,
             },
             HandEval::default(),
         )

@@ -11,7 +11,7 @@
 use super::holdout::{is_held_out, position_at, spread};
 use super::label::Labelled;
 use crate::board::Board;
-use crate::engine::{Engine, EngineError, EngineOptions, Limits, PatternEval, SCALE};
+use crate::engine::{Engine, EngineError, EngineOptions, Limits, PatternEval, ThreadCount, SCALE};
 use crate::transcript::GameRecord;
 
 /// Depths searched to measure the gap (the neighbouring pairs 8-9, 9-10, 10-11).
@@ -22,7 +22,7 @@ pub const DEPTHS: std::ops::RangeInclusive<u32> = 8..=11;
 pub fn odd_minus_even(eval: &PatternEval, positions: &[Board]) -> Result<f64, EngineError> {
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 4,
         },
         eval.clone(),
