@@ -2,7 +2,7 @@
 //! moves (`../shared/data/ffo/`). #1-#19 run in the normal suite, #20-#59 are `#[ignore]`d.
 
 use othbook::board::{Move, Position};
-use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, ThreadCount, SCALE};
+use othbook::engine::{Depth, Engine, EngineOptions, Limits, ScoreKind, ThreadCount, SCALE};
 use std::time::Duration;
 
 struct Problem {
@@ -119,10 +119,10 @@ fn regression_search_to_the_end_ran_every_midgame_depth_before_solving() {
             a.nodes
         };
         exact += run(Limits::exact());
-        to_end += run(Limits::depth(e));
+        to_end += run(Limits::depth(Depth::of(e)));
         // A time limit far beyond the solve: the solve starts after the same pre-search.
         timed += run(Limits {
-            depth: Some(60),
+            depth: Some(Depth::MAX),
             time: Some(Duration::from_secs(600)),
             ..Limits::default()
         });

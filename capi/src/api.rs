@@ -6,7 +6,9 @@ use crate::types::{
 };
 use othbook::board::{play_line, Position};
 use othbook::book::OpenOptions;
-use othbook::engine::{EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_THREADS_ASKED};
+use othbook::engine::{
+    Depth, EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_THREADS_ASKED,
+};
 use othbook::report::explore::ExploreQuery;
 use othbook::report::{ExploreReport, ProbeReport};
 use std::cell::RefCell;
@@ -373,7 +375,7 @@ pub unsafe extern "C" fn othbook_engine_free(engine: *mut OthbookEngine) {
 fn run_search(
     engine: *mut OthbookEngine,
     position: *const OthbookPosition,
-    limits: Limits,
+    limits: Result<Limits, RequestError>,
     threads: u32,
     result: *mut OthbookSearchResult,
 ) -> OthbookStatus {
@@ -403,6 +405,7 @@ fn run_search(
                 format!("threads {threads} is out of range: use 1 to {MAX_THREADS_ASKED}"),
             )
         })?;
+        let limits = limits.map_err(|e| (OTHBOOK_ERR_ARGUMENT, message(&e)))?;
         engine.set_threads(threads);
         let a = engine
             .analyze_stoppable(&pos.board, &limits, &handle.stop, |_| {})
@@ -450,9 +453,9 @@ pub unsafe extern "C" fn othbook_engine_search(
                 ))
             })
         }
-        (0, None) => Limits::depth(12),
-        (d, None) => Limits::depth(d),
-        (_, Some(Ok(t))) => Limits::time(t),
+        (0, None) => Ok(Limits::depth(Depth::of(12))),
+        (d, None) => Depth::new(d).map(Limits::depth),
+        (_, Some(Ok(t))) => Ok(Limits::time(t)),
     };
     run_search(engine, position, limits, threads, out_result)
 }
@@ -477,7 +480,7 @@ pub unsafe extern "C" fn othbook_engine_solve(
         mode: if wld { Mode::Wld } else { Mode::Exact },
         ..Limits::default()
     };
-    run_search(engine, position, limits, threads, out_result)
+    run_search(engine, position, Ok(limits), threads, out_result)
 }
 
 /// Asks the search running on `engine` (on another thread) to stop: it returns soon after

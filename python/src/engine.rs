@@ -6,7 +6,8 @@ use crate::board::position_of;
 use crate::errors;
 use othbook::board::Position;
 use othbook::engine::{
-    Analysis, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity, ThreadCount, SCALE,
+    Analysis, Depth, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity,
+    ThreadCount, SCALE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -265,15 +266,22 @@ impl Engine {
             return Err(errors::argument("give depth or time, not both"));
         }
         let time = time.map(duration_of).transpose()?;
+        let selectivity = selectivity_of(selectivity)?;
+        let threads = threads_of(threads)?;
+        let depth = match depth {
+            Some(d) => Some(Depth::new(d).map_err(|e| request_error(&e, &pos))?),
+            None if time.is_none() => Some(Depth::of(12)),
+            None => None,
+        };
         let limits = Limits {
-            depth: depth.or(if time.is_none() { Some(12) } else { None }),
+            depth,
             time,
             mode: Mode::Auto,
             multipv,
             root_moves: None,
-            selectivity: selectivity_of(selectivity)?,
+            selectivity,
         };
-        self.search(py, &pos, &limits, threads_of(threads)?)
+        self.search(py, &pos, &limits, threads)
     }
 
     /// Solves a position exactly (`wld=True`: win, draw or loss only). Refuses more than 36

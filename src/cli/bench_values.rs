@@ -15,7 +15,7 @@ use anyhow::Result;
 use othbook::board::{Bitboard, Board, Move};
 use othbook::book::key::{equivalent_moves, stable_hash, Key};
 use othbook::book::{board_of, Book, Leaf, Score, ValueKind};
-use othbook::engine::{Engine, EngineOptions, Selectivity, ThreadCount, MAX_DEPTH};
+use othbook::engine::{Depth, Engine, EngineOptions, Selectivity, ThreadCount, MAX_DEPTH};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -261,12 +261,16 @@ pub fn measure(args: &ValuesArgs, threads: ThreadCount, hash_mb: usize) -> Resul
     let depth = args
         .reference_depth
         .unwrap_or(u32::from(info.depth) + args.deeper);
-    if depth > MAX_DEPTH {
-        return Err(bad(format!(
-            "--deeper {}: the book's leaves are {} plies deep, and searches go to {MAX_DEPTH} at most",
-            args.deeper, info.depth
-        )));
-    }
+    let depth = match Depth::new(depth) {
+        Ok(depth) => depth,
+        Err(_) if depth > MAX_DEPTH => {
+            return Err(bad(format!(
+                "--deeper {}: the book's leaves are {} plies deep, and searches go to {MAX_DEPTH} at most",
+                args.deeper, info.depth
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
     let reference = Reference {
         exact_empties: args.exact_empties,
         depth,

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use othbook::board::{parse_moves, Move, Position};
-use othbook::engine::ThreadCount;
-use othbook::report::query::{Depth, QueryError, Target};
+use othbook::engine::{Depth, ThreadCount};
+use othbook::report::query::{QueryError, Target};
 use std::path::Path;
 
 /// An error in what the user typed: reported with exit code 2.
@@ -226,7 +226,7 @@ pub fn years_arg(text: &str) -> Result<(u16, u16)> {
 /// A search `--depth` in plies (1 to the engine's maximum), checked.
 pub fn depth_arg(depth: Option<u32>) -> Result<Option<Depth>> {
     depth
-        .map(|d| Depth::new(d, othbook::engine::MAX_DEPTH).map_err(|e| bad(format!("--{e}"))))
+        .map(|d| othbook::report::query::depth(d, Depth::MAX).map_err(|e| bad(format!("--{e}"))))
         .transpose()
 }
 

@@ -2,7 +2,7 @@
 
 use super::common::bad;
 use anyhow::Result;
-use othbook::engine::{Engine, EngineOptions};
+use othbook::engine::{Depth, Engine, EngineOptions};
 use othbook::play::book_choice::BookSetting;
 use othbook::protocol::nboard::NboardServer;
 use othbook::wire::seconds::Seconds;
@@ -51,9 +51,7 @@ fn randomness_arg(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    if !(1..=60).contains(&args.depth) {
-        return Err(bad("--depth must be 1 to 60"));
-    }
+    let depth = Depth::new(args.depth).map_err(|_| bad("--depth must be 1 to 60"))?;
     let time = args
         .time
         .within(0.001, 3600.0)
@@ -77,7 +75,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         BookSetting::Default.open()?
     };
     let seed = args.seed.unwrap_or_else(othbook::rng::Rng::fresh_seed);
-    let mut server = NboardServer::new(engine, args.depth, time.duration())
+    let mut server = NboardServer::new(engine, depth, time.duration())
         .with_book(book)
         .with_book_randomness(args.book_randomness, seed);
     // Large enough for any script written at once to be read at once (see `serve`).

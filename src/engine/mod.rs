@@ -3,9 +3,9 @@
 //!
 //! ```no_run
 //! use othbook::board::Board;
-//! use othbook::engine::{Engine, EngineOptions, Limits};
+//! use othbook::engine::{Depth, Engine, EngineOptions, Limits};
 //! let engine = Engine::new(EngineOptions::default());
-//! let a = engine.analyze(&Board::START, &Limits::depth(8)).unwrap();
+//! let a = engine.analyze(&Board::START, &Limits::depth(Depth::of(8))).unwrap();
 //! println!("{} {:+.2}", a.best_move, a.score_discs());
 //! ```
 
@@ -25,7 +25,7 @@ pub use analysis::{score_number, score_text, Analysis, Iteration, Line, ScoreKin
 pub use any_eval::{AnyEval, EvalCore, EvalKind, SearchEval};
 pub use eval::pattern;
 pub use eval::{EvalFileError, Evaluator, HandEval, PatternEval, Weights};
-pub use request::{Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
+pub use request::{Depth, Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
 pub use selectivity::Selectivity;
 pub use thread_count::{max_threads, ThreadCount, ThreadCountError, MAX_THREADS_ASKED};
 pub use tt::TranspositionTable;

@@ -7,7 +7,9 @@ use super::search::{
     pv_from_tt, Busy, Control, Outcome, RootMove, RootSearch, Shared, Task, Worker,
 };
 use super::TranspositionTable;
-use super::{Analysis, EvalCore, Evaluator, Iteration, Line, ScoreKind, SearchRequest, SCALE};
+use super::{
+    Analysis, Depth, EvalCore, Evaluator, Iteration, Line, ScoreKind, SearchRequest, SCALE,
+};
 use crate::board::{Board, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -83,7 +85,7 @@ impl<F: FnMut(&Iteration)> Search<'_, F> {
             multipv: self.multipv(&moves),
             moves,
             mode: limits.mode,
-            max_depth: limits.depth,
+            max_depth: limits.depth.map(Depth::plies),
             thread,
             selectivity: limits.selectivity,
         }

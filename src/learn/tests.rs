@@ -5,7 +5,7 @@ use super::*;
 use crate::book::key::Key;
 use crate::book::tests::random_game;
 use crate::book::{board_of, build, encode, Book, BookData, BuildOptions, GameFilter, Graph, Leaf};
-use crate::engine::{Engine, EngineOptions, Limits, Selectivity, ThreadCount, SCALE};
+use crate::engine::{Depth, Engine, EngineOptions, Limits, Selectivity, ThreadCount, SCALE};
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -214,7 +214,7 @@ fn leaves_matching(data: &BookData, depth: u32, sel: Selectivity) -> (usize, usi
             })
             .collect();
         engine.clear();
-        let limits = Limits::depth(depth).selectivity(sel).only(mask);
+        let limits = Limits::depth(Depth::of(depth)).selectivity(sel).only(mask);
         let a = engine.analyze(&board, &limits).unwrap();
         all += 1;
         same += usize::from(i32::from(score.score) == a.score);

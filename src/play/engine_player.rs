@@ -4,7 +4,7 @@
 use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::{
-    AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity, ThreadCount,
+    AnyEval, Depth, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity, ThreadCount,
 };
 use crate::play::book_choice::{choose, BookPick, BookReason};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
@@ -28,7 +28,7 @@ pub struct EnginePlayer {
     /// Time per move (capped by the clock's budget).
     pub time: Option<Duration>,
     /// Fixed depth instead of (or as well as) a time limit.
-    pub depth: Option<u32>,
+    pub depth: Option<Depth>,
     /// ProbCut's level in the midgame searches.
     selectivity: Selectivity,
 }
@@ -40,7 +40,7 @@ impl EnginePlayer {
         threads: ThreadCount,
         hash_mb: usize,
         time: Option<Duration>,
-        depth: Option<u32>,
+        depth: Option<Depth>,
         eval: EvalKind,
     ) -> Result<Self, crate::engine::EngineError> {
         let engine =

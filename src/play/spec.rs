@@ -10,7 +10,7 @@
 //! engine, `better`, `gtp:` and `nboard:` players, the book and randomness options) and
 //! builds match [`Player`]s from both.
 
-use crate::engine::{EvalKind, Selectivity, ThreadCount};
+use crate::engine::{Depth, EvalKind, Selectivity, ThreadCount};
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
@@ -198,7 +198,7 @@ pub struct Settings {
     /// Time per move.
     pub time: Option<Duration>,
     /// Fixed depth.
-    pub depth: Option<u32>,
+    pub depth: Option<Depth>,
     /// Search threads.
     pub threads: Option<ThreadCount>,
     /// Table size in MiB.
@@ -301,8 +301,10 @@ impl Settings {
                 self.time = Some(seconds_in(v, 0.001, 3600.0).map_err(|e| err(e.to_string()))?);
             }
             Opt::Depth => match v.parse::<u32>() {
-                Ok(d) if (1..=MAX_OTHELLO_DEPTH).contains(&d) => self.depth = Some(d),
-                Ok(_) => return Err(err("depth must be 1 to 60".into())),
+                Ok(d) => match Depth::new(d) {
+                    Ok(depth) => self.depth = Some(depth),
+                    Err(_) => return Err(err("depth must be 1 to 60".into())),
+                },
                 Err(_) => return Err(num("number")),
             },
             Opt::Threads => match v.parse::<usize>() {
@@ -562,7 +564,7 @@ impl PlayerSpec {
             PlayerSpec::Nboard { command, settings } => Box::new(NboardPlayer::spawn(
                 command,
                 NboardLimits {
-                    depth: settings.depth.unwrap_or(DEFAULT_DEPTH),
+                    depth: settings.depth.map_or(DEFAULT_DEPTH, Depth::plies),
                     time_per_move: settings.time,
                 },
                 engine_timeout,

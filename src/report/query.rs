@@ -1,12 +1,13 @@
 //! The one entrance of the book queries' input: text from the command line (clap) or from an
 //! HTTP query turned into a typed, checked query once: the target position and the line to
 //! it ([`Target`]), the years and the rest of a game filter ([`game_filter`]), a search depth
-//! under a cap ([`Depth`]) and a page of a list ([`Page`]). The command line and the server
-//! are thin adapters: each names the option or parameter at fault in its own terms
-//! ([`QueryError::param`]).
+//! under a cap (the engine's [`Depth`], by [`depth`]) and a page of a list ([`Page`]). The
+//! command line and the server are thin adapters: each names the option or parameter at
+//! fault in its own terms ([`QueryError::param`]).
 
 use crate::board::{play_line, LineError, Move, NotationError, Position};
 use crate::book::{GameFilter, OptionsError, PlayerColor};
+use crate::engine::Depth;
 
 /// Most games one page of a list may hold.
 pub const MAX_LIMIT: usize = 500;
@@ -262,25 +263,16 @@ pub fn game_filter(f: &FilterText<'_>) -> Result<Option<GameFilter>, QueryError>
     Ok((filter != GameFilter::default()).then_some(filter))
 }
 
-/// A search depth in plies, 1 to a cap (the engine's deepest, or a server's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Depth(u32);
-
-impl Depth {
-    /// `depth`, checked against `cap`.
-    pub fn new(depth: u32, cap: u32) -> Result<Depth, QueryError> {
-        if (1..=cap).contains(&depth) {
-            Ok(Depth(depth))
-        } else {
-            Err(QueryError::Depth { depth, cap })
-        }
-    }
-
-    /// The depth in plies.
-    #[must_use]
-    pub fn plies(self) -> u32 {
-        self.0
-    }
+/// `depth` plies as the engine's [`Depth`], 1 to `cap` (the engine's deepest,
+/// [`Depth::MAX`], or a server's).
+pub fn depth(depth: u32, cap: Depth) -> Result<Depth, QueryError> {
+    Depth::new(depth)
+        .ok()
+        .filter(|d| *d <= cap)
+        .ok_or(QueryError::Depth {
+            depth,
+            cap: cap.plies(),
+        })
 }
 
 /// A page of a list: at most `limit` items (1 to [`MAX_LIMIT`]) after the first `offset`.
@@ -392,9 +384,14 @@ mod tests {
 
     #[test]
     fn depths_and_pages_are_bounded() {
-        assert_eq!(Depth::new(10, 10).map(Depth::plies), Ok(10));
-        assert_eq!(Depth::new(11, 10).unwrap_err().param(), "depth");
-        assert_eq!(Depth::new(0, 10).unwrap_err().param(), "depth");
+        let cap = Depth::of(10);
+        assert_eq!(depth(10, cap).map(Depth::plies), Ok(10));
+        assert_eq!(depth(11, cap).unwrap_err().param(), "depth");
+        assert_eq!(depth(0, cap).unwrap_err().param(), "depth");
+        assert_eq!(
+            depth(61, Depth::MAX),
+            Err(QueryError::Depth { depth: 61, cap: 60 })
+        );
         let page = Page::new(None, None, 20).unwrap();
         assert_eq!((page.limit(), page.offset()), (20, 0));
         assert_eq!(Page::new(Some(0), None, 20).unwrap_err().param(), "limit");

@@ -272,7 +272,7 @@ mod tests {
         let mut input = ReviewInput::new(Position::START, moves);
         input.info.black = Some("Tamenori <A&B>".into());
         input.info.white = Some("O'Neil \"X\"".into());
-        let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+        let opts = ReviewOptions::new(Effort::Depth(crate::engine::Depth::of(2)), 0).unwrap();
         let engine = Engine::new(EngineOptions {
             threads: ThreadCount::ONE,
             hash_mb: 1,

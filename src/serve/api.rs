@@ -13,7 +13,7 @@ use crate::board::format_moves;
 use crate::book::games::ratings::{RatingParams, Ratings};
 use crate::book::games::{PositionGames, StoredGame};
 use crate::book::{FindGamesError, GameFilter, GameTable, GamesQuery, RatedChoice};
-use crate::engine::{Engine, EngineOptions, ThreadCount};
+use crate::engine::{Depth, Engine, EngineOptions, ThreadCount};
 use crate::report::query::{GameOrder, RatingQuery, Target};
 use crate::report::ratings::ExploreRatings;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
@@ -28,7 +28,7 @@ use std::sync::Arc;
 use tokio::sync::OwnedSemaphorePermit;
 
 /// Depth of a review when the request gives none.
-const REVIEW_DEPTH: u32 = 6;
+const REVIEW_DEPTH: Depth = Depth::of(6);
 /// Games listed when the request gives no limit.
 const GAMES_LIMIT: usize = 20;
 
@@ -270,7 +270,7 @@ pub async fn info(
         plies: info.options.plies(),
         game_table: b.games.is_some(),
         evaluation: info.evaluation.map(Into::into),
-        max_depth: s.options.max_depth,
+        max_depth: s.options.max_depth.plies(),
         play_max_time_ms: u64::try_from(s.options.play_max_time.as_millis()).unwrap_or(u64::MAX),
         max_searches: s.options.max_searches,
         searches_running: s
