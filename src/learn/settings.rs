@@ -5,9 +5,15 @@ use crate::book::EvalInfo;
 use crate::engine::{Depth, Limits, Selectivity, MAX_DEPTH};
 use std::str::FromStr;
 
+/// The largest enhancement window, in discs: the whole score range.
+pub const MAX_WINDOW: f64 = 64.0;
+
 /// Why settings cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SettingsError {
+    /// An enhancement window that is not a number of discs in range.
+    #[error("--window {0} is out of range: use 0 to {MAX_WINDOW} discs")]
+    Window(f64),
     /// Depth out of range.
     #[error("depth {0} is out of range: use 1 to {MAX_DEPTH}")]
     Depth(u32),

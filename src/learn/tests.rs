@@ -314,7 +314,7 @@ fn leaves_of_other_settings_are_not_kept_beside_new_ones() {
         max: 10,
     };
     let e = deviate(&mut data.clone(), &dev, &run, &mut |_, _| {}).unwrap_err();
-    assert!(matches!(e, DeviateError::Settings(_)), "{e}");
+    assert!(matches!(e, LearnError::Settings(_)), "{e}");
 }
 
 #[test]

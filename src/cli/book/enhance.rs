@@ -157,7 +157,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         }
     };
     let report = enhance(&mut data, &settings, &run, &mut save).map_err(|e| match e {
-        othbook::learn::EnhanceError::NotEvaluated => bad(format!(
+        othbook::learn::LearnError::NotEvaluated => bad(format!(
             "{} has no values: run `othbook book evaluate` on it first",
             args.book.display()
         )),
