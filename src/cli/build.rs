@@ -292,7 +292,12 @@ fn no_games_used(
     } else {
         format!(
             "no game matched the filters: {}",
-            why_nothing_matched(names, filter.player(), filter.event(), filter.years(),)
+            why_nothing_matched(
+                names,
+                filter.player(),
+                filter.event(),
+                filter.years().map(othbook::book::Years::bounds),
+            )
         )
     };
     anyhow::anyhow!("no book written: {why} (--allow-empty writes an empty book)")

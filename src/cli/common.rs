@@ -219,7 +219,7 @@ pub fn check_solve_size(empties: u32, force: bool, what: &str) -> Result<()> {
 }
 
 /// `--years`: `1990-2000` or `1995`.
-pub fn years_arg(text: &str) -> Result<(u16, u16)> {
+pub fn years_arg(text: &str) -> Result<othbook::book::Years> {
     othbook::report::query::parse_years(text).map_err(|e| bad(format!("--years {e}")))
 }
 

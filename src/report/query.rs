@@ -6,7 +6,7 @@
 //! fault in its own terms ([`QueryError::param`]).
 
 use crate::board::{play_line, LineError, Move, NotationError, Position};
-use crate::book::{GameFilter, OptionsError, PlayerColor};
+use crate::book::{GameFilter, PlayerColor, Years};
 use crate::engine::Depth;
 
 /// Most games one page of a list may hold.
@@ -136,18 +136,16 @@ impl Target {
     }
 }
 
-/// `1990-2000` or `1995` (spaces around either year allowed).
-pub fn parse_years(text: &str) -> Result<(u16, u16), QueryError> {
+/// `1990-2000` or `1995` (spaces around either year allowed); years out of order are
+/// refused by [`Years::new`], in the query's words.
+pub fn parse_years(text: &str) -> Result<Years, QueryError> {
     let err = || QueryError::Years {
         text: text.to_string(),
     };
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let a: u16 = a.trim().parse().map_err(|_| err())?;
     let b: u16 = b.trim().parse().map_err(|_| err())?;
-    if a > b {
-        return Err(err());
-    }
-    Ok((a, b))
+    Years::new(a, b).map_err(|_| err())
 }
 
 /// `black`, `white` or `either`.
@@ -253,13 +251,8 @@ pub fn game_filter(f: &FilterText<'_>) -> Result<Option<GameFilter>, QueryError>
         f.event.map(str::to_string),
         f.complete_only,
     )
-    .map_err(|e| match e {
-        OptionsError::Years { .. } => QueryError::Years {
-            text: f.years.unwrap_or_default().to_string(),
-        },
-        // The filter's only other rule: a side needs a player.
-        _ => QueryError::ColorWithoutPlayer,
-    })?;
+    // The filter's only rule left: a side needs a player (the years were checked above).
+    .map_err(|_| QueryError::ColorWithoutPlayer)?;
     Ok((filter != GameFilter::default()).then_some(filter))
 }
 
@@ -339,8 +332,11 @@ mod tests {
 
     #[test]
     fn years_colors_and_filters() {
-        assert_eq!(parse_years("1995"), Ok((1995, 1995)));
-        assert_eq!(parse_years(" 1990 - 2000 "), Ok((1990, 2000)));
+        assert_eq!(parse_years("1995").map(Years::bounds), Ok((1995, 1995)));
+        assert_eq!(
+            parse_years(" 1990 - 2000 ").map(Years::bounds),
+            Ok((1990, 2000))
+        );
         for bad in ["2000-1990", "19x5", "-", ""] {
             assert_eq!(parse_years(bad).unwrap_err().param(), "years", "{bad}");
         }
@@ -362,7 +358,7 @@ mod tests {
         .unwrap();
         assert_eq!(f.player(), Some("Tamenori"));
         assert_eq!(f.player_color(), PlayerColor::White);
-        assert_eq!(f.years(), Some((1990, 2000)));
+        assert_eq!(f.years().map(Years::bounds), Some((1990, 2000)));
     }
 
     #[test]

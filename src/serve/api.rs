@@ -141,13 +141,29 @@ pub(super) fn rated_choice<'a>(
     b: &'a Loaded,
     rating: &RatingQuery,
 ) -> Result<Option<RatedChoice<'a>>, ApiError> {
-    let by_rating = rating.order == GameOrder::Rating;
-    if rating.min.is_none() && !by_rating {
+    rated(b, rating.min, rating.order == GameOrder::Rating)
+}
+
+/// The rating floor alone of a query (it keeps games as a filter does; no order), `None`
+/// when there is none.
+pub(super) fn rating_floor(
+    b: &Loaded,
+    min: Option<f64>,
+) -> Result<Option<RatedChoice<'_>>, ApiError> {
+    rated(b, min, false)
+}
+
+fn rated(
+    b: &Loaded,
+    min: Option<f64>,
+    by_rating: bool,
+) -> Result<Option<RatedChoice<'_>>, ApiError> {
+    if min.is_none() && !by_rating {
         return Ok(None);
     }
     Ok(Some(RatedChoice {
         ratings: ratings_of(b)?,
-        min: rating.min,
+        min,
         by_rating,
     }))
 }
@@ -326,7 +342,7 @@ pub async fn explore(
         not_stopped(&stop)?;
         let filtered = match (&filter, rating.min) {
             (None, None) => None,
-            _ => Some(filtered(&bk, &t, filter.as_ref(), &rating)?),
+            _ => Some(filtered(&bk, &t, filter.as_ref(), rating.min)?),
         };
         let mut answer = explore::answer(
             &bk.book,
@@ -355,20 +371,16 @@ pub async fn explore(
     Ok(json_bytes(bytes))
 }
 
-/// The games `filter` and the rating floor keep that reach `t`, counted as the book counts
+/// The games `filter` and the rating floor `min_rating` keep that reach `t`, counted as the book counts
 /// them.
 fn filtered(
     b: &Loaded,
     t: &Target,
     filter: Option<&GameFilter>,
-    rating: &RatingQuery,
+    min_rating: Option<f64>,
 ) -> Result<PositionGames, ApiError> {
     let info = b.book.info();
-    let floor = RatingQuery {
-        order: GameOrder::Recent,
-        ..*rating
-    };
-    let floor = rated_choice(b, &floor)?;
+    let floor = rating_floor(b, min_rating)?;
     find_games(
         b,
         &t.pos.board,

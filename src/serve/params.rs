@@ -258,7 +258,10 @@ mod tests {
         let f = filter(&p).unwrap().unwrap();
         assert_eq!(f.player(), Some("Tamenori"));
         assert_eq!(f.player_color(), PlayerColor::White);
-        assert_eq!(f.years(), Some((1990, 2000)));
+        assert_eq!(
+            f.years().map(crate::book::Years::bounds),
+            Some((1990, 2000))
+        );
         assert!(filter(&RawParams::default()).unwrap().is_none());
         for (years, ok) in [
             ("1995", true),
