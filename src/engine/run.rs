@@ -164,7 +164,7 @@ impl<F: FnMut(&Iteration)> Search<'_, F> {
                 complete_exact_pv(eval, self.tt, self.busy, root, l);
             }
         }
-        lines.truncate(multipv.max(1));
+        lines.truncate(multipv);
         if self.request.passed() {
             flip_for_pass(&mut lines);
         }
@@ -241,7 +241,7 @@ fn fill_pvs(
         ScoreKind::Midgame => depth.saturating_sub(1) as usize,
         _ => 60,
     };
-    for l in lines.iter_mut().take(k.max(1)).filter(|l| l.pv.is_empty()) {
+    for l in lines.iter_mut().take(k).filter(|l| l.pv.is_empty()) {
         let Move::Play(sq) = l.mv else { continue };
         let child = root.play(sq).expect("root move is legal");
         l.pv = vec![l.mv];

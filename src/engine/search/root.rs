@@ -231,8 +231,9 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         }
     }
 
-    /// Searches every root move inside (`alpha`, `beta`) keeping the `multipv` best exact;
-    /// sorts `moves` best first. Returns the best score, or `None` if stopped.
+    /// Searches every root move inside (`alpha`, `beta`) keeping the `multipv` best exact
+    /// (at least one: the request's count, checked, within the moves there are); sorts
+    /// `moves` best first. Returns the best score, or `None` if stopped.
     pub fn root(
         &mut self,
         moves: &mut [RootMove],
@@ -241,7 +242,6 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         beta: i32,
         multipv: usize,
     ) -> Option<i32> {
-        let k = multipv.max(1);
         let mut exact_scores: Vec<i32> = Vec::with_capacity(moves.len());
         for m in moves.iter_mut() {
             m.exact = false;
@@ -249,8 +249,8 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         }
         self.improved = None;
         for (i, mv) in moves.iter_mut().enumerate() {
-            let lo = if exact_scores.len() >= k {
-                alpha.max(exact_scores[k - 1])
+            let lo = if exact_scores.len() >= multipv {
+                alpha.max(exact_scores[multipv - 1])
             } else {
                 alpha
             };
@@ -258,7 +258,7 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
                 break;
             }
             let m = *mv;
-            let s = if i < k {
+            let s = if i < multipv {
                 self.child_value(&m, depth, lo, beta)
             } else {
                 let s = self.child_value(&m, depth, lo, lo + 1);
@@ -278,11 +278,11 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
                     let pos = exact_scores.partition_point(|&x| x >= s);
                     exact_scores.insert(pos, s);
                 }
-                if i > 0 && k == 1 {
+                if i > 0 && multipv == 1 {
                     self.improved = Some(*mv);
                 }
             }
-            if s >= beta && k == 1 {
+            if s >= beta && multipv == 1 {
                 break;
             }
         }
