@@ -7,7 +7,7 @@ use crate::types::{
 use othbook::board::{play_line, Position};
 use othbook::book::OpenOptions;
 use othbook::engine::{
-    Depth, EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_THREADS_ASKED,
+    Depth, EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_HASH_MB, MAX_THREADS_ASKED,
 };
 use othbook::report::explore::ExploreQuery;
 use othbook::report::{ExploreReport, ProbeReport};
@@ -335,10 +335,10 @@ pub unsafe extern "C" fn othbook_engine_new(
 ) -> *mut OthbookEngine {
     let mut handle = std::ptr::null_mut();
     let s = guard(|| {
-        if !(1..=65536).contains(&hash_mb) {
+        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
             return Err((
                 OTHBOOK_ERR_ARGUMENT,
-                format!("hash {hash_mb} is out of range: use 1 to 65536 MiB"),
+                format!("hash {hash_mb} is out of range: use 1 to {MAX_HASH_MB} MiB"),
             ));
         }
         let engine = othbook::engine::Engine::try_new(EngineOptions {

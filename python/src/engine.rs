@@ -7,7 +7,7 @@ use crate::errors;
 use othbook::board::Position;
 use othbook::engine::{
     Analysis, Depth, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity,
-    ThreadCount, SCALE,
+    ThreadCount, MAX_HASH_MB, SCALE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -229,9 +229,9 @@ impl Engine {
     #[new]
     #[pyo3(signature = (hash_mb=64))]
     fn new(hash_mb: usize) -> PyResult<Engine> {
-        if !(1..=65536).contains(&hash_mb) {
+        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
             return Err(errors::argument(format!(
-                "hash {hash_mb} is out of range: use 1 to 65536 MiB"
+                "hash {hash_mb} is out of range: use 1 to {MAX_HASH_MB} MiB"
             )));
         }
         let engine = othbook::engine::Engine::try_new(EngineOptions {

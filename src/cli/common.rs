@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use othbook::board::{parse_moves, Move, Position};
-use othbook::engine::{Depth, ThreadCount};
+use othbook::engine::{Depth, ThreadCount, MAX_HASH_MB};
 use othbook::report::query::{QueryError, Target};
 use std::path::Path;
 
@@ -253,11 +253,11 @@ pub fn request_error(
 
 /// Checks a `--hash` size in MiB.
 pub fn check_hash(mb: usize) -> Result<()> {
-    if (1..=65536).contains(&mb) {
+    if (1..=MAX_HASH_MB).contains(&mb) {
         Ok(())
     } else {
         Err(bad(format!(
-            "--hash {mb} is out of range: use 1 to 65536 MiB"
+            "--hash {mb} is out of range: use 1 to {MAX_HASH_MB} MiB"
         )))
     }
 }

@@ -30,7 +30,7 @@ pub use selectivity::Selectivity;
 pub use thread_count::{max_threads, ThreadCount, ThreadCountError, MAX_THREADS_ASKED};
 pub use tt::TranspositionTable;
 pub(crate) use units::INF;
-pub use units::{MAX_DEPTH, SCALE};
+pub use units::{MAX_DEPTH, MAX_HASH_MB, SCALE};
 
 use crate::board::Board;
 use run::Search;

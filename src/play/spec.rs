@@ -10,7 +10,7 @@
 //! engine, `better`, `gtp:` and `nboard:` players, the book and randomness options) and
 //! builds match [`Player`]s from both.
 
-use crate::engine::{Depth, EvalKind, Selectivity, ThreadCount};
+use crate::engine::{Depth, EvalKind, Selectivity, ThreadCount, MAX_HASH_MB};
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
@@ -315,8 +315,8 @@ impl Settings {
                 Err(_) => return Err(num("number")),
             },
             Opt::Hash => match v.parse::<usize>() {
-                Ok(h) if (1..=65_536).contains(&h) => self.hash = Some(h),
-                Ok(_) => return Err(err("hash must be 1 to 65536 MiB".into())),
+                Ok(h) if (1..=MAX_HASH_MB).contains(&h) => self.hash = Some(h),
+                Ok(_) => return Err(err(format!("hash must be 1 to {MAX_HASH_MB} MiB"))),
                 Err(_) => return Err(num("number")),
             },
             Opt::Book => self.book = Some(v.to_string()),
