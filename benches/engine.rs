@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use othbook::board::{Board, Position};
-use othbook::engine::{AnyEval, Engine, EngineOptions, Limits};
+use othbook::engine::{AnyEval, Depth, Engine, EngineOptions, Limits, ThreadCount};
 
 fn midgame_board() -> Board {
     // 20 plies chosen by a fixed rule: reproducible and always legal.
@@ -37,7 +37,7 @@ fn ffo(id: usize) -> Board {
 
 fn bench(c: &mut Criterion) {
     let options = EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb: 64,
     };
     let mut engine = Engine::with_evaluator(options, AnyEval::default());
@@ -47,7 +47,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function("midgame_depth_10", |bn| {
         bn.iter(|| {
             engine.clear();
-            engine.analyze(&mid, &Limits::depth(10)).expect("ok").nodes
+            engine
+                .analyze(&mid, &Limits::depth(Depth::of(10)))
+                .expect("ok")
+                .nodes
         })
     });
     let end = ffo(40);

@@ -24,7 +24,7 @@ fn main() {
         let stop = AtomicBool::new(false);
         let run = SearchRun {
             settings,
-            threads,
+            threads: othbook::engine::ThreadCount::new(threads).expect("threads"),
             stop: &stop,
             tick: &|| {},
             checkpoint_every: Duration::from_secs(1 << 30),

@@ -7,7 +7,7 @@
 use othbook::board::{parse_moves, Board, Position};
 use othbook::book::games::GameSelection;
 use othbook::book::key::Canonical;
-use othbook::book::{Book, GameFilter, PlayerColor, RankBy, TopQuery};
+use othbook::book::{Book, GameFilter, PlayerColor, RankBy, TopQuery, Years};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -37,7 +37,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
         (
             "--years 2000-2010",
-            GameFilter::new(None, PlayerColor::Either, Some((2000, 2010)), None, false).unwrap(),
+            GameFilter::new(
+                None,
+                PlayerColor::Either,
+                Some(Years::new(2000, 2010).unwrap()),
+                None,
+                false,
+            )
+            .unwrap(),
         ),
     ];
     for line in [

@@ -388,7 +388,7 @@ fn explore_eval_rows(book: &Path, moves: &str, depth: &str) -> Vec<(String, Opti
 
 #[test]
 fn explore_depth_scores_every_legal_move_as_the_engine_does() {
-    use othbook::engine::{Engine, EngineOptions, Limits, SCALE};
+    use othbook::engine::{Depth, Engine, EngineOptions, Limits, ThreadCount, SCALE};
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("w.book");
     build_cli(&[WTHOR_2020, WTHOR_2021], &book, &["--plies", "20"]);
@@ -429,11 +429,14 @@ fn explore_depth_scores_every_legal_move_as_the_engine_does() {
         );
         // The same scores as the library's engine, turned into black minus white.
         let engine = Engine::new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 64,
         });
         let a = engine
-            .analyze(&pos.board, &Limits::depth(6).multipv(legal.len()))
+            .analyze(
+                &pos.board,
+                &Limits::depth(Depth::of(6)).multipv(legal.len()),
+            )
             .unwrap();
         for l in &a.lines {
             let want = mover(f64::from(l.score) / f64::from(SCALE));

@@ -70,7 +70,7 @@ fn enhanced(
     };
     let run = SearchRun {
         settings: LeafSettings::new(6, 0, 1).unwrap(),
-        threads,
+        threads: othbook::engine::ThreadCount::new(threads).unwrap(),
         stop: &stop,
         tick: &tick,
         checkpoint_every: Duration::from_secs(3600),

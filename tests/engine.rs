@@ -8,7 +8,8 @@ mod common;
 
 use common::minimax::negamax_pattern;
 use othbook::engine::{
-    Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, Selectivity, SCALE,
+    Depth, Engine, EngineError, EngineOptions, Limits, RequestError, ScoreKind, Selectivity,
+    ThreadCount, SCALE,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -47,7 +48,7 @@ fn positions(seed: u64, games: usize, step: usize) -> Vec<Board> {
 
 fn engine(threads: usize) -> Engine {
     Engine::new(EngineOptions {
-        threads,
+        threads: ThreadCount::new(threads).unwrap(),
         hash_mb: 16,
     })
 }
@@ -61,7 +62,7 @@ fn pvs_agrees_with_negamax_at_fixed_depth() {
     assert!(boards.len() >= 40, "only {} positions", boards.len());
     for (i, b) in boards.iter().enumerate() {
         let depth = if b.empty_count() > 40 { 4 } else { 5 };
-        let limits = Limits::depth(depth).selectivity(Selectivity::EXACT);
+        let limits = Limits::depth(Depth::of(depth)).selectivity(Selectivity::EXACT);
         let pvs = engine(1).analyze(b, &limits).expect("ok");
         let mm = negamax_pattern(*b, depth);
         assert_eq!(
@@ -76,7 +77,7 @@ fn multipv_scores_agree_with_minimax_per_move() {
     for b in positions(0x0BAD_CAFE_0000_0042, 2, 11).iter().take(8) {
         let k = b.legal_moves().count() as usize;
         let pvs = engine(1)
-            .analyze(b, &Limits::depth(3).multipv(k))
+            .analyze(b, &Limits::depth(Depth::of(3)).multipv(k))
             .expect("ok");
         assert_eq!(pvs.lines.len(), k);
         for l in &pvs.lines {
@@ -301,14 +302,8 @@ fn a_stop_flag_set_by_another_thread_ends_the_search_like_the_clock() {
 #[test]
 fn bad_limits_and_finished_games_are_rejected() {
     let e = engine(1);
-    assert_eq!(
-        e.analyze(&Board::START, &Limits::depth(0)).unwrap_err(),
-        EngineError::Request(RequestError::Depth { depth: 0 })
-    );
-    assert_eq!(
-        e.analyze(&Board::START, &Limits::depth(61)).unwrap_err(),
-        EngineError::Request(RequestError::Depth { depth: 61 })
-    );
+    assert_eq!(Depth::new(0), Err(RequestError::Depth { depth: 0 }));
+    assert_eq!(Depth::new(61), Err(RequestError::Depth { depth: 61 }));
     assert_eq!(
         e.analyze(&Board::START, &Limits::time(Duration::ZERO))
             .unwrap_err(),
@@ -320,7 +315,8 @@ fn bad_limits_and_finished_games_are_rejected() {
         .parse()
         .expect("position");
     assert_eq!(
-        e.analyze(&full.board, &Limits::depth(3)).unwrap_err(),
+        e.analyze(&full.board, &Limits::depth(Depth::of(3)))
+            .unwrap_err(),
         EngineError::Request(RequestError::GameOver)
     );
 }
@@ -365,14 +361,14 @@ fn regression_a_board_with_more_than_32_moves_panicked() {
     };
     let b = Board::new(Bitboard(bits('X')), Bitboard(bits('O'))).expect("disjoint");
     assert_eq!(b.legal_moves().count(), 35);
-    let limits = Limits::depth(3).selectivity(Selectivity::EXACT);
+    let limits = Limits::depth(Depth::of(3)).selectivity(Selectivity::EXACT);
     assert_eq!(
         engine(1).analyze(&b, &limits).expect("searched").score,
         negamax_pattern(b, 3)
     );
     for threads in [1, 2] {
         let a = engine(threads)
-            .analyze(&b, &Limits::depth(7))
+            .analyze(&b, &Limits::depth(Depth::of(7)))
             .expect("searched");
         assert!(a.depth >= 7, "{threads} threads reached depth {}", a.depth);
     }

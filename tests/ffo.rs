@@ -2,7 +2,7 @@
 //! moves (`../shared/data/ffo/`). #1-#19 run in the normal suite, #20-#59 are `#[ignore]`d.
 
 use othbook::board::{Move, Position};
-use othbook::engine::{Engine, EngineOptions, Limits, ScoreKind, SCALE};
+use othbook::engine::{Depth, Engine, EngineOptions, Limits, ScoreKind, ThreadCount, SCALE};
 use std::time::Duration;
 
 struct Problem {
@@ -39,7 +39,7 @@ fn problems() -> Vec<Problem> {
 
 fn check(ids: std::ops::RangeInclusive<usize>, threads: usize) {
     let engine = Engine::new(EngineOptions {
-        threads,
+        threads: ThreadCount::new(threads).unwrap(),
         hash_mb: 64,
     });
     let all = problems();
@@ -103,7 +103,7 @@ fn ffo_50_to_59_exact() {
 #[test]
 fn regression_search_to_the_end_ran_every_midgame_depth_before_solving() {
     let mut engine = Engine::new(EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb: 64,
     });
     let (mut exact, mut to_end, mut timed) = (0u64, 0u64, 0u64);
@@ -119,10 +119,10 @@ fn regression_search_to_the_end_ran_every_midgame_depth_before_solving() {
             a.nodes
         };
         exact += run(Limits::exact());
-        to_end += run(Limits::depth(e));
+        to_end += run(Limits::depth(Depth::of(e)));
         // A time limit far beyond the solve: the solve starts after the same pre-search.
         timed += run(Limits {
-            depth: Some(60),
+            depth: Some(Depth::MAX),
             time: Some(Duration::from_secs(600)),
             ..Limits::default()
         });
@@ -144,7 +144,7 @@ fn regression_timed_search_ran_midgame_to_8_plies_short_before_solving() {
         .find(|p| p.id == 39)
         .expect("FFO #39");
     let engine = Engine::new(EngineOptions {
-        threads: 2,
+        threads: ThreadCount::new(2).unwrap(),
         hash_mb: 64,
     });
     let limits = Limits {

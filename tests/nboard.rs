@@ -4,7 +4,7 @@ mod common;
 
 use assert_cmd::Command;
 use othbook::board::{parse_moves, Position, Square};
-use othbook::engine::{Engine, EngineOptions, Limits};
+use othbook::engine::{Depth, Engine, EngineOptions, Limits};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -164,7 +164,9 @@ fn regression_hint_for_a_forced_pass_reported_eval_0() {
     assert!(board.must_pass() && !board.is_game_over());
     // The engine `othbook nboard` builds: one thread, 64 MiB.
     let engine = Engine::new(EngineOptions::default());
-    let expected = engine.analyze(&board, &Limits::depth(6)).unwrap();
+    let expected = engine
+        .analyze(&board, &Limits::depth(Depth::of(6)))
+        .unwrap();
     assert!(expected.passed && expected.score != 0, "{expected:?}");
 
     let script = format!(

@@ -6,7 +6,7 @@ mod common;
 use common::need;
 use othbook::board::{Color, Move, Position, Symmetry};
 use othbook::book::Book;
-use othbook::engine::{Engine, EngineOptions};
+use othbook::engine::{Depth, Engine, EngineOptions, ThreadCount};
 use othbook::review::{
     review, review_stoppable, review_until_stopped, Effort, MoveReview, Review, ReviewError,
     ReviewInput, ReviewOptions, ScoreSource, StoppedAt,
@@ -18,7 +18,7 @@ const WTHOR_2000: &str = "../shared/data/wthor/WTH_2000.wtb";
 
 fn engine() -> Engine {
     Engine::new(EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb: 16,
     })
 }
@@ -51,7 +51,7 @@ fn sample_games(n: usize) -> Vec<GameRecord> {
 /// over, minus black's final disc difference, equals black's exact-phase loss minus white's.
 #[test]
 fn exact_phase_losses_add_up_to_the_score_change() {
-    let opts = ReviewOptions::new(Effort::Depth(2), 14).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(2)), 14).unwrap();
     for g in sample_games(4) {
         let r = review(&ReviewInput::from(&g), &engine(), None, &opts, |_, _| {}).unwrap();
         let x = r.exact_phase.as_ref().expect("the game reaches 14 empties");
@@ -82,7 +82,7 @@ fn exact_phase_losses_add_up_to_the_score_change() {
 #[test]
 fn losses_are_best_minus_played_and_never_negative() {
     let g = &games(WTHOR_2000)[0];
-    let opts = ReviewOptions::new(Effort::Depth(3), 10).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(3)), 10).unwrap();
     let mut calls = 0;
     let r = review(
         &ReviewInput::from(g),
@@ -125,7 +125,7 @@ fn losses_are_best_minus_played_and_never_negative() {
 /// engine, is reviewed with no loss at all.
 #[test]
 fn a_game_of_best_moves_has_no_loss() {
-    let opts = ReviewOptions::new(Effort::Depth(4), 12).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(4)), 12).unwrap();
     let player = engine();
     let mut pos = Position::START;
     let mut moves = Vec::new();
@@ -166,7 +166,7 @@ fn a_game_of_best_moves_has_no_loss() {
 #[test]
 fn the_book_exit_is_the_first_position_the_book_lacks() {
     let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
-    let opts = ReviewOptions::new(Effort::Depth(1), 0).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(1)), 0).unwrap();
     for g in games(WTHOR_2000).iter().take(5) {
         let r = review(
             &ReviewInput::from(g),
@@ -231,7 +231,7 @@ fn a_time_limited_review_scores_the_played_move_at_the_depth_reached() {
 fn json_reads_back_as_the_same_review() {
     let moves = othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap();
     let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
-    let opts = ReviewOptions::new(Effort::Depth(3), 0).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(3)), 0).unwrap();
     let r = review(
         &ReviewInput::new(Position::START, moves),
         &engine(),
@@ -248,7 +248,7 @@ fn json_reads_back_as_the_same_review() {
 #[test]
 fn an_illegal_move_is_refused_with_its_ply() {
     let moves = othbook::board::parse_moves("f5d6a1").unwrap();
-    let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(2)), 0).unwrap();
     let err = review(
         &ReviewInput::new(Position::START, moves),
         &engine(),
@@ -271,7 +271,7 @@ fn a_stop_flag_ends_the_review_between_and_during_searches() {
         Position::START,
         othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap(),
     );
-    let shallow = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let shallow = ReviewOptions::new(Effort::Depth(Depth::of(2)), 0).unwrap();
     let stop = AtomicBool::new(false);
     let err = review_stoppable(&input, &engine(), None, &shallow, &stop, |done, _| {
         if done == 2 {
@@ -296,7 +296,7 @@ fn a_stop_flag_ends_the_review_between_and_during_searches() {
     let (done_tx, done) = std::sync::mpsc::channel();
     let (flag, game) = (stop.clone(), input.clone());
     std::thread::spawn(move || {
-        let deep = ReviewOptions::new(Effort::Depth(40), 0).unwrap();
+        let deep = ReviewOptions::new(Effort::Depth(Depth::of(40)), 0).unwrap();
         let r = review_stoppable(&game, &engine(), None, &deep, &flag, |_, _| {});
         let _ = done_tx.send(r.map(|_| ()));
     });
@@ -320,7 +320,7 @@ fn a_stopped_review_keeps_the_plies_reviewed_before_the_stop() {
         Position::START,
         othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap(),
     );
-    let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(2)), 0).unwrap();
     let whole = review(&input, &engine(), None, &opts, |_, _| {}).unwrap();
     assert_eq!(whole.stopped, None);
     assert!(!serde_json::to_string(&whole).unwrap().contains("stopped"));
@@ -380,7 +380,7 @@ fn regression_cli_review_died_on_ctrl_c() {
 #[test]
 fn review_is_the_same_in_every_orientation_of_the_start() {
     let book = Book::open(othbook::book::default_path()).expect("books/wthor.book");
-    let opts = ReviewOptions::new(Effort::Depth(1), 12).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(1)), 12).unwrap();
     let g = &games(WTHOR_2000)[1];
     let of = |sym: Symmetry| {
         let moves: Vec<Move> = g.moves.iter().map(|m| sym.apply_move(*m)).collect();
@@ -413,7 +413,7 @@ fn review_is_the_same_in_every_orientation_of_the_start() {
 #[test]
 #[ignore = "slow: about 6 s a game at depth 12"]
 fn exact_phase_identity_at_default_settings() {
-    let opts = ReviewOptions::new(Effort::Depth(12), 18).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(12)), 18).unwrap();
     for g in sample_games(3) {
         let r = review(&ReviewInput::from(&g), &engine(), None, &opts, |_, _| {}).unwrap();
         let x = r.exact_phase.expect("reaches 18 empties");
@@ -606,7 +606,7 @@ fn cli_plot_to_a_bad_path_fails_before_the_review() {
 fn the_review_names_the_opening_in_the_games_orientation() {
     // f5 d6 c3 d3 c4 is the Tiger; f4 f6 f3 make Comp'Oth, the deepest name along the line.
     let tiger = othbook::board::parse_moves("f5d6c3d3c4f4f6f3e6e7").unwrap();
-    let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+    let opts = ReviewOptions::new(Effort::Depth(Depth::of(2)), 0).unwrap();
     for s in Symmetry::START {
         let moves: Vec<Move> = tiger.iter().map(|&m| s.apply_move(m)).collect();
         let r = review(

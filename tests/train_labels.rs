@@ -6,7 +6,9 @@
 mod common;
 
 use common::{need, othbook};
-use othbook::engine::{Engine, EngineOptions, Evaluator, Limits, PatternEval, Selectivity, SCALE};
+use othbook::engine::{
+    Depth, Engine, EngineOptions, Evaluator, Limits, PatternEval, Selectivity, SCALE,
+};
 use othbook::train::label::{self, LabelOptions, LabelSettings};
 use othbook::train::{train, train_joint, train_labels, LabelWeight, TrainSettings};
 use othbook::transcript::{ingest, IngestOptions};
@@ -44,7 +46,7 @@ fn check_rule(labels: &[label::Labelled], opts: &LabelOptions) -> (usize, usize)
             (check.analyze(&l.board, &Limits::exact()).unwrap().score / SCALE) as f32
         } else {
             searched += 1;
-            let at = |d| Limits::depth(d).selectivity(opts.selectivity);
+            let at = |d| Limits::depth(Depth::of(d)).selectivity(opts.selectivity);
             let a = check.analyze(&l.board, &at(opts.depth)).unwrap().score;
             let b = check.analyze(&l.board, &at(opts.depth + 1)).unwrap().score;
             (a + b) as f32 / 2.0 / SCALE as f32

@@ -6,7 +6,9 @@ use crate::types::{
 };
 use othbook::board::{play_line, Position};
 use othbook::book::OpenOptions;
-use othbook::engine::{EngineOptions, Limits, Mode, RequestError};
+use othbook::engine::{
+    Depth, EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_HASH_MB, MAX_THREADS_ASKED,
+};
 use othbook::report::explore::ExploreQuery;
 use othbook::report::{ExploreReport, ProbeReport};
 use std::cell::RefCell;
@@ -333,14 +335,14 @@ pub unsafe extern "C" fn othbook_engine_new(
 ) -> *mut OthbookEngine {
     let mut handle = std::ptr::null_mut();
     let s = guard(|| {
-        if !(1..=65536).contains(&hash_mb) {
+        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
             return Err((
                 OTHBOOK_ERR_ARGUMENT,
-                format!("hash {hash_mb} is out of range: use 1 to 65536 MiB"),
+                format!("hash {hash_mb} is out of range: use 1 to {MAX_HASH_MB} MiB"),
             ));
         }
         let engine = othbook::engine::Engine::try_new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         })
         .map_err(|e| (OTHBOOK_ERR_ENGINE, message(&e)))?;
@@ -373,7 +375,7 @@ pub unsafe extern "C" fn othbook_engine_free(engine: *mut OthbookEngine) {
 fn run_search(
     engine: *mut OthbookEngine,
     position: *const OthbookPosition,
-    limits: Limits,
+    limits: Result<Limits, RequestError>,
     threads: u32,
     result: *mut OthbookSearchResult,
 ) -> OthbookStatus {
@@ -397,13 +399,14 @@ fn run_search(
         handle.stop.store(false, Ordering::SeqCst);
         let pos = self::position(position)?;
         let result = out(result, "out_result")?;
-        if !(1..=1024).contains(&threads) {
-            return Err((
+        let threads = ThreadCount::new(threads as usize).map_err(|_| {
+            (
                 OTHBOOK_ERR_ARGUMENT,
-                format!("threads {threads} is out of range: use 1 to 1024"),
-            ));
-        }
-        engine.set_threads(threads as usize);
+                format!("threads {threads} is out of range: use 1 to {MAX_THREADS_ASKED}"),
+            )
+        })?;
+        let limits = limits.map_err(|e| (OTHBOOK_ERR_ARGUMENT, message(&e)))?;
+        engine.set_threads(threads);
         let a = engine
             .analyze_stoppable(&pos.board, &limits, &handle.stop, |_| {})
             .map_err(|e| match e {
@@ -450,9 +453,9 @@ pub unsafe extern "C" fn othbook_engine_search(
                 ))
             })
         }
-        (0, None) => Limits::depth(12),
-        (d, None) => Limits::depth(d),
-        (_, Some(Ok(t))) => Limits::time(t),
+        (0, None) => Ok(Limits::depth(Depth::of(12))),
+        (d, None) => Depth::new(d).map(Limits::depth),
+        (_, Some(Ok(t))) => Ok(Limits::time(t)),
     };
     run_search(engine, position, limits, threads, out_result)
 }
@@ -477,7 +480,7 @@ pub unsafe extern "C" fn othbook_engine_solve(
         mode: if wld { Mode::Wld } else { Mode::Exact },
         ..Limits::default()
     };
-    run_search(engine, position, limits, threads, out_result)
+    run_search(engine, position, Ok(limits), threads, out_result)
 }
 
 /// Asks the search running on `engine` (on another thread) to stop: it returns soon after

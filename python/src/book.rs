@@ -6,7 +6,7 @@ use crate::errors;
 use crate::records::{BestMove, GamesFound, MoveInfo, ProbeInfo};
 use othbook::board::{Move, Position};
 use othbook::book::games::GameSelection;
-use othbook::book::{BookError, GameFilter, GameTable, OpenOptions, PlayerColor};
+use othbook::book::{BookError, GameFilter, GameTable, OpenOptions, PlayerColor, Years};
 use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::games_list::FindReport;
 use othbook::report::{ExploreReport, ProbeReport, TrustOf, ValueFields};
@@ -24,18 +24,8 @@ pub struct Book {
     games: OnceLock<GameTable>,
 }
 
-/// The query-time game filters, as `othbook explore` and `games find` take them.
-#[derive(Default)]
-struct FilterArgs<'py> {
-    player: Option<String>,
-    color: Option<String>,
-    years: Option<Bound<'py, PyAny>>,
-    event: Option<String>,
-    complete_only: bool,
-}
-
 /// `years`: `1995`, `(1990, 2000)` or `"1990-2000"`.
-fn years_of(y: &Bound<'_, PyAny>) -> PyResult<(u16, u16)> {
+fn years_of(y: &Bound<'_, PyAny>) -> PyResult<Years> {
     let bad =
         |what: String| errors::argument(format!("years {what}: use A-B or A, e.g. 1990-2000"));
     let pair = if y.is_instance_of::<PyInt>() {
@@ -54,43 +44,40 @@ fn years_of(y: &Bound<'_, PyAny>) -> PyResult<(u16, u16)> {
     } else {
         return Err(bad(y.to_string()));
     };
-    if pair.0 > pair.1 {
-        return Err(bad(format!("{}-{}", pair.0, pair.1)));
-    }
-    Ok(pair)
+    Years::new(pair.0, pair.1).map_err(|_| bad(format!("{}-{}", pair.0, pair.1)))
 }
 
-impl FilterArgs<'_> {
-    /// The filter, or None when no option was given.
-    fn filter(&self) -> PyResult<Option<GameFilter>> {
-        if self.color.is_some() && self.player.is_none() {
-            return Err(errors::argument("color needs player"));
-        }
-        let player_color = match self
-            .color
-            .as_deref()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
-            None | Some("either") => PlayerColor::Either,
-            Some("black") => PlayerColor::Black,
-            Some("white") => PlayerColor::White,
-            Some(other) => {
-                return Err(errors::argument(format!(
-                    "color {other:?}: use \"black\", \"white\" or \"either\""
-                )))
-            }
-        };
-        let filter = GameFilter::new(
-            self.player.clone(),
-            player_color,
-            self.years.as_ref().map(years_of).transpose()?,
-            self.event.clone(),
-            self.complete_only,
-        )
-        .map_err(|e| errors::argument(e.to_string()))?;
-        Ok((filter != GameFilter::default()).then_some(filter))
+/// The query-time game filters, as `othbook explore` and `games find` take them (the
+/// keyword arguments of `probe`, `moves` and `games_find`), or None when none was given.
+fn filter_of(
+    player: Option<String>,
+    color: Option<String>,
+    years: Option<&Bound<'_, PyAny>>,
+    event: Option<String>,
+    complete_only: bool,
+) -> PyResult<Option<GameFilter>> {
+    if color.is_some() && player.is_none() {
+        return Err(errors::argument("color needs player"));
     }
+    let player_color = match color.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("either") => PlayerColor::Either,
+        Some("black") => PlayerColor::Black,
+        Some("white") => PlayerColor::White,
+        Some(other) => {
+            return Err(errors::argument(format!(
+                "color {other:?}: use \"black\", \"white\" or \"either\""
+            )))
+        }
+    };
+    let filter = GameFilter::new(
+        player,
+        player_color,
+        years.map(years_of).transpose()?,
+        event,
+        complete_only,
+    )
+    .map_err(|e| errors::argument(e.to_string()))?;
+    Ok((filter != GameFilter::default()).then_some(filter))
 }
 
 impl Book {
@@ -238,14 +225,7 @@ impl Book {
         complete_only: bool,
     ) -> PyResult<ProbeInfo> {
         let pos = position_of(line_or_board)?;
-        let filter = FilterArgs {
-            player,
-            color,
-            years,
-            event,
-            complete_only,
-        }
-        .filter()?;
+        let filter = filter_of(player, color, years.as_ref(), event, complete_only)?;
         if filter.is_none() {
             let r = ProbeReport::of(&self.book, &pos).map_err(|e| errors::book(&e))?;
             return Ok(ProbeInfo::new(
@@ -275,14 +255,7 @@ impl Book {
         complete_only: bool,
     ) -> PyResult<Vec<MoveInfo>> {
         let pos = position_of(line_or_board)?;
-        let filter = FilterArgs {
-            player,
-            color,
-            years,
-            event,
-            complete_only,
-        }
-        .filter()?;
+        let filter = filter_of(player, color, years.as_ref(), event, complete_only)?;
         let r = self.explore(&pos, filter.as_ref())?;
         Ok(r.moves.iter().map(MoveInfo::from).collect())
     }
@@ -331,14 +304,7 @@ impl Book {
         complete_only: bool,
     ) -> PyResult<GamesFound> {
         let pos = position_of(line_or_board)?;
-        let filter = FilterArgs {
-            player,
-            color,
-            years,
-            event,
-            complete_only,
-        }
-        .filter()?;
+        let filter = filter_of(player, color, years.as_ref(), event, complete_only)?;
         let table = self.table("games_find")?;
         let chosen = filter
             .as_ref()

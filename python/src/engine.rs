@@ -6,7 +6,8 @@ use crate::board::position_of;
 use crate::errors;
 use othbook::board::Position;
 use othbook::engine::{
-    Analysis, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity, SCALE,
+    Analysis, Depth, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity,
+    ThreadCount, MAX_HASH_MB, SCALE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -166,14 +167,8 @@ fn selectivity_of(s: Option<&Bound<'_, PyAny>>) -> PyResult<Selectivity> {
         .map_err(|e| errors::argument(format!("selectivity: {e}")))
 }
 
-fn threads_of(threads: usize) -> PyResult<usize> {
-    match threads {
-        0 => Err(errors::argument("threads must be at least 1")),
-        n if n > 1024 => Err(errors::argument(format!(
-            "threads {n} is out of range: use 1 to 1024"
-        ))),
-        n => Ok(n.min(othbook::engine::max_threads())),
-    }
+fn threads_of(threads: usize) -> PyResult<ThreadCount> {
+    ThreadCount::new(threads).map_err(|e| errors::argument(e.to_string()))
 }
 
 impl Engine {
@@ -184,7 +179,7 @@ impl Engine {
         py: Python<'_>,
         pos: &Position,
         limits: &Limits,
-        threads: usize,
+        threads: ThreadCount,
     ) -> PyResult<PyAnalysis> {
         let stop = AtomicBool::new(false);
         let mut signal: Option<PyErr> = None;
@@ -234,13 +229,13 @@ impl Engine {
     #[new]
     #[pyo3(signature = (hash_mb=64))]
     fn new(hash_mb: usize) -> PyResult<Engine> {
-        if !(1..=65536).contains(&hash_mb) {
+        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
             return Err(errors::argument(format!(
-                "hash {hash_mb} is out of range: use 1 to 65536 MiB"
+                "hash {hash_mb} is out of range: use 1 to {MAX_HASH_MB} MiB"
             )));
         }
         let engine = othbook::engine::Engine::try_new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         })
         .map_err(|e| errors::EngineError::new_err(errors::message(&e)))?;
@@ -271,15 +266,22 @@ impl Engine {
             return Err(errors::argument("give depth or time, not both"));
         }
         let time = time.map(duration_of).transpose()?;
+        let selectivity = selectivity_of(selectivity)?;
+        let threads = threads_of(threads)?;
+        let depth = match depth {
+            Some(d) => Some(Depth::new(d).map_err(|e| request_error(&e, &pos))?),
+            None if time.is_none() => Some(Depth::of(12)),
+            None => None,
+        };
         let limits = Limits {
-            depth: depth.or(if time.is_none() { Some(12) } else { None }),
+            depth,
             time,
             mode: Mode::Auto,
             multipv,
             root_moves: None,
-            selectivity: selectivity_of(selectivity)?,
+            selectivity,
         };
-        self.search(py, &pos, &limits, threads_of(threads)?)
+        self.search(py, &pos, &limits, threads)
     }
 
     /// Solves a position exactly (`wld=True`: win, draw or loss only). Refuses more than 36

@@ -88,8 +88,8 @@ impl GameFilter {
         if self.complete_only() && !complete {
             return false;
         }
-        if let Some((a, b)) = self.years() {
-            if !year.is_some_and(|y| (a..=b).contains(&y)) {
+        if let Some(years) = self.years() {
+            if !year.is_some_and(|y| years.contains(y)) {
                 return false;
             }
         }

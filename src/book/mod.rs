@@ -70,7 +70,9 @@ pub use indexed::IndexedGames;
 pub use line_values::ValuedLine;
 pub use negamax::{board_of, final_score, node_of, Graph, Node, RelinkReport};
 pub use option_difference::OptionDifference;
-pub use options::{BuildOptions, GameFilter, MinGames, OptionsError, PlayerColor, MAX_PLIES};
+pub use options::{
+    BuildOptions, GameFilter, MinGames, OptionsError, PlayerColor, Years, MAX_PLIES,
+};
 pub use reader::{Book, Line, OpenOptions, RankBy, TopQuery};
 pub use sigbus::{exit_on_sigbus, CHANGED_UNDER_READ};
 pub use stats::{ColorStats, MoveStats, Outcome, PositionStats, Stats};

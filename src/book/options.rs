@@ -167,7 +167,7 @@ impl BuildOptions {
     pub fn differences(&self, other: &BuildOptions) -> Vec<OptionDifference> {
         let text = |t: &Option<String>| t.as_ref().map_or("not given".into(), |t| format!("{t:?}"));
         let years =
-            |y: Option<(u16, u16)>| y.map_or("not given".into(), |(a, b)| format!("{a}-{b}"));
+            |y: Option<Years>| y.map_or("not given".into(), |y| format!("{}-{}", y.from, y.to));
         let side = |c: PlayerColor| match c {
             PlayerColor::Either => "either",
             PlayerColor::Black => "black",
@@ -231,10 +231,14 @@ struct StoredFilter {
 
 impl StoredFilter {
     fn checked(self) -> Result<GameFilter, OptionsError> {
+        let years = self
+            .years
+            .map(|(from, to)| Years::new(from, to))
+            .transpose()?;
         GameFilter::new(
             self.player,
             self.player_color,
-            self.years,
+            years,
             self.event,
             self.complete_only,
         )
@@ -276,6 +280,36 @@ impl<'de, Context> BorrowDecode<'de, Context> for GameFilter {
     }
 }
 
+/// A range of years, first not after last (inclusive): built only by [`Years::new`], the
+/// one place of that rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bincode::Encode)]
+pub struct Years {
+    from: u16,
+    to: u16,
+}
+
+impl Years {
+    /// `from` to `to`, or [`OptionsError::Years`] when `from` is after `to`.
+    pub fn new(from: u16, to: u16) -> Result<Years, OptionsError> {
+        if from > to {
+            return Err(OptionsError::Years { from, to });
+        }
+        Ok(Years { from, to })
+    }
+
+    /// The first and the last year.
+    #[must_use]
+    pub fn bounds(self) -> (u16, u16) {
+        (self.from, self.to)
+    }
+
+    /// Whether `year` is in the range.
+    #[must_use]
+    pub fn contains(self, year: u16) -> bool {
+        (self.from..=self.to).contains(&year)
+    }
+}
+
 /// Which games go into a book, from the game metadata: a side only with a player, years
 /// in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, bincode::Encode)]
@@ -285,7 +319,7 @@ pub struct GameFilter {
     /// Which side that player must have had.
     player_color: PlayerColor,
     /// Only games played in these years (inclusive).
-    years: Option<(u16, u16)>,
+    years: Option<Years>,
     /// Only games of an event whose name contains this text (case and accents ignored).
     event: Option<String>,
     /// Only games played to the end.
@@ -294,23 +328,17 @@ pub struct GameFilter {
 
 impl GameFilter {
     /// Only games of a `player` (part of the name, case and accents ignored) who had
-    /// `player_color` (which needs a player unless `Either`), played in `years` (inclusive,
-    /// first not after last), of an `event` (part of the name), played to the end if
-    /// `complete_only`.
+    /// `player_color` (which needs a player unless `Either`), played in `years`, of an
+    /// `event` (part of the name), played to the end if `complete_only`.
     pub fn new(
         player: Option<String>,
         player_color: PlayerColor,
-        years: Option<(u16, u16)>,
+        years: Option<Years>,
         event: Option<String>,
         complete_only: bool,
     ) -> Result<Self, OptionsError> {
         if player.is_none() && player_color != PlayerColor::Either {
             return Err(OptionsError::SideWithoutPlayer);
-        }
-        if let Some((from, to)) = years {
-            if from > to {
-                return Err(OptionsError::Years { from, to });
-            }
         }
         Ok(GameFilter {
             player,
@@ -333,9 +361,9 @@ impl GameFilter {
         self.player_color
     }
 
-    /// Only games played in these years (inclusive, first not after last).
+    /// Only games played in these years.
     #[must_use]
-    pub fn years(&self) -> Option<(u16, u16)> {
+    pub fn years(&self) -> Option<Years> {
         self.years
     }
 
@@ -382,7 +410,7 @@ impl GameFilter {
     pub(crate) fn unchecked(player_color: PlayerColor, years: Option<(u16, u16)>) -> Self {
         GameFilter {
             player_color,
-            years,
+            years: years.map(|(from, to)| Years { from, to }),
             ..GameFilter::default()
         }
     }
@@ -409,16 +437,15 @@ mod tests {
         assert_eq!(MinGames::new(0), Err(OptionsError::MinGames));
         let side = GameFilter::new(None, PlayerColor::Black, None, None, false);
         assert_eq!(side, Err(OptionsError::SideWithoutPlayer));
-        let years = GameFilter::new(None, PlayerColor::Either, Some((2001, 2000)), None, false);
         assert_eq!(
-            years,
+            Years::new(2001, 2000),
             Err(OptionsError::Years {
                 from: 2001,
                 to: 2000
             })
         );
-        let one_year = GameFilter::new(None, PlayerColor::Either, Some((2000, 2000)), None, false);
-        assert!(one_year.is_ok());
+        let one_year = Years::new(2000, 2000).unwrap();
+        assert!(one_year.contains(2000) && !one_year.contains(2001));
         // A book without lines keeps its rules but for the plies.
         let cut = BuildOptions::new(10, 3, none).unwrap().lines_cut();
         assert_eq!((cut.plies(), cut.min_games()), (0, 3));

@@ -84,7 +84,14 @@ fn filter(
     years: Option<(u16, u16)>,
     complete_only: bool,
 ) -> GameFilter {
-    GameFilter::new(player.map(str::to_string), side, years, None, complete_only).unwrap()
+    GameFilter::new(
+        player.map(str::to_string),
+        side,
+        years.map(|(a, b)| Years::new(a, b).unwrap()),
+        None,
+        complete_only,
+    )
+    .unwrap()
 }
 
 fn build_bytes(games: &[GameRecord], opts: &BuildOptions) -> Vec<u8> {

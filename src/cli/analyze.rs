@@ -13,7 +13,7 @@ use othbook::board::{format_moves, Move, Position};
 use othbook::book::trust::Trust;
 use othbook::book::Book;
 use othbook::engine::{
-    Analysis, AnyEval, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
+    Analysis, AnyEval, Depth, Engine, EngineOptions, EvalKind, Iteration, Limits, Mode, ScoreKind,
     SearchRequest, Selectivity,
 };
 use othbook::wire::seconds::{Seconds, MAX_SECONDS};
@@ -257,7 +257,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         !book_moves.is_empty(),
         &pos,
         args.selectivity,
-        threads,
+        threads.used(),
     )?;
     writeln!(out, "pv: {}", pv_text(&a.pv))?;
     Ok(())
@@ -277,8 +277,8 @@ fn limits_of(args: &Args, time: Option<Duration>, pos: &Position) -> Result<Limi
         check_solve_size(pos.board.empty_count(), args.force, "the position")?;
     }
     let depth = match (args.depth, time, mode) {
-        (Some(d), _, _) => Some(d),
-        (None, None, Mode::Auto) => Some(12),
+        (Some(d), _, _) => Some(Depth::new(d).map_err(|e| request_error(e, Some(pos)))?),
+        (None, None, Mode::Auto) => Some(Depth::of(12)),
         _ => None,
     };
     let limits = Limits {

@@ -5,7 +5,7 @@ use super::common::{bad, check_hash};
 use anyhow::{Context, Result};
 use othbook::board::{Move, Position};
 use othbook::data_file::DataFile;
-use othbook::engine::{Engine, EngineOptions, Limits, SCALE};
+use othbook::engine::{Depth, Engine, EngineOptions, Limits, SCALE};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -152,6 +152,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     } else {
         range
     };
+    let threads = threads.used();
     if threads == 1 {
         writeln!(
             out,
@@ -177,7 +178,7 @@ fn midgame_rows(
         let pos = midgame_position(plies, seed);
         let moves = format!("ply {plies} seed {seed}");
         engine.clear();
-        let a = engine.analyze(&pos.board, &Limits::depth(depth))?;
+        let a = engine.analyze(&pos.board, &Limits::depth(Depth::new(depth)?))?;
         *signature = signature.wrapping_mul(31).wrapping_add(a.nodes);
         mid_nodes += a.nodes;
         mid_secs += a.elapsed.as_secs_f64();

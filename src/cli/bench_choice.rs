@@ -8,7 +8,7 @@
 
 use anyhow::{ensure, Result};
 use othbook::board::{Bitboard, Move, Position};
-use othbook::engine::{Engine, Limits, Selectivity, SCALE};
+use othbook::engine::{Depth, Engine, Limits, Selectivity, SCALE};
 use othbook::train::holdout::{position_at, spread};
 use othbook::transcript::GameRecord;
 use serde::Serialize;
@@ -75,7 +75,10 @@ pub fn measure_choice(
         for (k, &d) in depths.iter().enumerate() {
             engine.clear();
             let chosen = engine
-                .analyze(&pos.board, &Limits::depth(d).selectivity(selectivity))?
+                .analyze(
+                    &pos.board,
+                    &Limits::depth(Depth::new(d)?).selectivity(selectivity),
+                )?
                 .best_move;
             let value = if chosen == solved.best_move {
                 solved.score

@@ -16,7 +16,9 @@ use super::common::bad;
 use anyhow::{bail, Context, Result};
 use othbook::board::Position;
 use othbook::data_file::DataFile;
-use othbook::engine::{Engine, EngineOptions, Limits, PatternEval, Selectivity, SCALE};
+use othbook::engine::{
+    Depth, Engine, EngineOptions, Limits, PatternEval, Selectivity, ThreadCount, SCALE,
+};
 use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
 use othbook::train::label::{value, LabelOptions, LabelSettings};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
@@ -181,7 +183,10 @@ fn swing_set(games: &[GameRecord], n: usize) -> Vec<Position> {
 
 fn score(engine: &mut Engine, pos: &Position, depth: u32, s: Selectivity) -> Result<f64> {
     engine.clear();
-    let a = engine.analyze(&pos.board, &Limits::depth(depth).selectivity(s))?;
+    let a = engine.analyze(
+        &pos.board,
+        &Limits::depth(Depth::new(depth)?).selectivity(s),
+    )?;
     Ok(f64::from(a.score) / f64::from(SCALE))
 }
 
@@ -251,7 +256,7 @@ pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
     }
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         },
         eval,

@@ -15,7 +15,7 @@ use anyhow::Result;
 use othbook::board::{Bitboard, Board, Move};
 use othbook::book::key::{equivalent_moves, stable_hash, Key};
 use othbook::book::{board_of, Book, Leaf, Score, ValueKind};
-use othbook::engine::{Engine, EngineOptions, Selectivity, MAX_DEPTH};
+use othbook::engine::{Depth, Engine, EngineOptions, Selectivity, ThreadCount, MAX_DEPTH};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -197,7 +197,11 @@ fn search(engine: &mut Engine, job: &Job, reference: &Reference) -> Result<Outco
 
 /// Searches every job on `threads` workers, each with its own engine; the outcomes in job
 /// order. Progress goes to stderr.
-pub fn search_all(jobs: &[Job], reference: &Reference, threads: usize) -> Result<Vec<Outcome>> {
+pub fn search_all(
+    jobs: &[Job],
+    reference: &Reference,
+    threads: ThreadCount,
+) -> Result<Vec<Outcome>> {
     let outcomes: Vec<OnceLock<Outcome>> = jobs.iter().map(|_| OnceLock::new()).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -205,11 +209,11 @@ pub fn search_all(jobs: &[Job], reference: &Reference, threads: usize) -> Result
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let start = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
+        for _ in 0..threads.used().min(jobs.len()).max(1) {
             scope.spawn(|| {
                 let work = || -> Result<()> {
                     let mut engine = Engine::try_new(EngineOptions {
-                        threads: 1,
+                        threads: ThreadCount::ONE,
                         hash_mb: reference.hash_mb,
                     })?;
                     while !stop.load(Ordering::Relaxed) {
@@ -241,7 +245,7 @@ pub fn search_all(jobs: &[Job], reference: &Reference, threads: usize) -> Result
 }
 
 /// Runs the measurement.
-pub fn measure(args: &ValuesArgs, threads: usize, hash_mb: usize) -> Result<ValuesReport> {
+pub fn measure(args: &ValuesArgs, threads: ThreadCount, hash_mb: usize) -> Result<ValuesReport> {
     let start = Instant::now();
     let path = args
         .book
@@ -257,12 +261,16 @@ pub fn measure(args: &ValuesArgs, threads: usize, hash_mb: usize) -> Result<Valu
     let depth = args
         .reference_depth
         .unwrap_or(u32::from(info.depth) + args.deeper);
-    if depth > MAX_DEPTH {
-        return Err(bad(format!(
-            "--deeper {}: the book's leaves are {} plies deep, and searches go to {MAX_DEPTH} at most",
-            args.deeper, info.depth
-        )));
-    }
+    let depth = match Depth::new(depth) {
+        Ok(depth) => depth,
+        Err(_) if depth > MAX_DEPTH => {
+            return Err(bad(format!(
+                "--deeper {}: the book's leaves are {} plies deep, and searches go to {MAX_DEPTH} at most",
+                args.deeper, info.depth
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
     let reference = Reference {
         exact_empties: args.exact_empties,
         depth,
@@ -287,7 +295,7 @@ pub fn measure(args: &ValuesArgs, threads: usize, hash_mb: usize) -> Result<Valu
         &reference,
         (args.sample, args.deep_sample),
         args.seed,
-        threads,
+        threads.used(),
     );
     Ok(tally(
         settings,
@@ -301,7 +309,7 @@ pub fn measure(args: &ValuesArgs, threads: usize, hash_mb: usize) -> Result<Valu
 /// `othbook bench --values`.
 pub fn run(
     args: &ValuesArgs,
-    threads: usize,
+    threads: ThreadCount,
     hash_mb: usize,
     json: bool,
     out: &mut impl Write,

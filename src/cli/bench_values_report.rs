@@ -7,7 +7,7 @@ use othbook::board::Move;
 use othbook::book::key::Key;
 use othbook::book::EvalInfo;
 use othbook::book::Score;
-use othbook::engine::{Limits, Selectivity, SCALE};
+use othbook::engine::{Depth, Limits, Selectivity, SCALE};
 use serde::Serialize;
 use std::io::Write;
 
@@ -17,7 +17,7 @@ pub struct Reference {
     /// Positions with at most this many empties are solved.
     pub exact_empties: u32,
     /// Depth of the searches of the others.
-    pub depth: u32,
+    pub depth: Depth,
     /// Multi-ProbCut level of those searches.
     pub selectivity: Selectivity,
     /// Transposition table per worker, MiB.
@@ -324,7 +324,7 @@ impl Settings {
             leaf_depth: info.depth,
             exact_from: info.exact_from,
             exact_empties: reference.exact_empties,
-            reference_depth: reference.depth,
+            reference_depth: reference.depth.plies(),
             reference_selectivity: reference.selectivity.to_string(),
             seed,
             sample: samples.0,

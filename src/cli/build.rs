@@ -209,7 +209,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     // Held from before the games are read: a second build of the same book stops at once.
     let output = claim(output)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads_arg(args.threads)?)
+        .num_threads(threads_arg(args.threads)?.used())
         .build()
         .context("starting worker threads")?;
     let date = created(&args.inputs)?;
@@ -292,7 +292,12 @@ fn no_games_used(
     } else {
         format!(
             "no game matched the filters: {}",
-            why_nothing_matched(names, filter.player(), filter.event(), filter.years(),)
+            why_nothing_matched(
+                names,
+                filter.player(),
+                filter.event(),
+                filter.years().map(othbook::book::Years::bounds),
+            )
         )
     };
     anyhow::anyhow!("no book written: {why} (--allow-empty writes an empty book)")

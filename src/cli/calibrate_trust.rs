@@ -5,7 +5,7 @@
 use super::common::bad;
 use super::output_path::{claim, Claimed, Output};
 use anyhow::{Context, Result};
-use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
+use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity, ThreadCount};
 use othbook::train::{chances, errors};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
@@ -111,7 +111,7 @@ fn games_of(paths: &[PathBuf], out: &Output, w: &mut impl Write) -> Result<Vec<G
 fn engine() -> Result<Engine<PatternEval>> {
     Ok(Engine::try_with_evaluator(
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 16,
         },
         PatternEval::default(),

@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use othbook::board::{parse_moves, Move, Position};
-use othbook::engine::ThreadCount;
-use othbook::report::query::{Depth, QueryError, Target};
+use othbook::engine::{Depth, ThreadCount, MAX_HASH_MB};
+use othbook::report::query::{QueryError, Target};
 use std::path::Path;
 
 /// An error in what the user typed: reported with exit code 2.
@@ -179,20 +179,20 @@ pub fn opening_along(start: &Position, moves: &[Move]) -> Option<othbook::report
 
 /// The `--threads` value (default: all cores), checked, and capped at what the machine can
 /// use (saying so on stderr).
-pub fn threads_arg(threads: Option<usize>) -> Result<usize> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+pub fn threads_arg(threads: Option<usize>) -> Result<ThreadCount> {
     let Some(n) = threads else {
-        return Ok(cores);
+        return Ok(ThreadCount::cores());
     };
     let count = ThreadCount::new(n).map_err(|e| bad(format!("--{e}")))?;
     if count.capped() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         eprintln!(
             "othbook: --threads {n} is more than {cores} core{} can use: searching with {}",
             if cores == 1 { "" } else { "s" },
             count.used()
         );
     }
-    Ok(count.used())
+    Ok(count)
 }
 
 /// Most empties an exact or win/draw/loss solve takes without `--force`: each empty square
@@ -219,14 +219,14 @@ pub fn check_solve_size(empties: u32, force: bool, what: &str) -> Result<()> {
 }
 
 /// `--years`: `1990-2000` or `1995`.
-pub fn years_arg(text: &str) -> Result<(u16, u16)> {
+pub fn years_arg(text: &str) -> Result<othbook::book::Years> {
     othbook::report::query::parse_years(text).map_err(|e| bad(format!("--years {e}")))
 }
 
 /// A search `--depth` in plies (1 to the engine's maximum), checked.
 pub fn depth_arg(depth: Option<u32>) -> Result<Option<Depth>> {
     depth
-        .map(|d| Depth::new(d, othbook::engine::MAX_DEPTH).map_err(|e| bad(format!("--{e}"))))
+        .map(|d| othbook::report::query::depth(d, Depth::MAX).map_err(|e| bad(format!("--{e}"))))
         .transpose()
 }
 
@@ -253,11 +253,11 @@ pub fn request_error(
 
 /// Checks a `--hash` size in MiB.
 pub fn check_hash(mb: usize) -> Result<()> {
-    if (1..=65536).contains(&mb) {
+    if (1..=MAX_HASH_MB).contains(&mb) {
         Ok(())
     } else {
         Err(bad(format!(
-            "--hash {mb} is out of range: use 1 to 65536 MiB"
+            "--hash {mb} is out of range: use 1 to {MAX_HASH_MB} MiB"
         )))
     }
 }

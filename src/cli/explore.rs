@@ -16,7 +16,7 @@ use othbook::board::Position;
 use othbook::book::games::ratings::Ratings;
 use othbook::book::games::{GameExcerpt, PositionGames};
 use othbook::book::{Book, GameFilter, GameTable, GamesQuery, RatedChoice};
-use othbook::engine::EngineOptions;
+use othbook::engine::{Depth, EngineOptions, ThreadCount};
 use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::history::{HistoryError, YearHistory};
 use othbook::report::query::{GameOrder, RatingQuery};
@@ -94,7 +94,7 @@ const EVAL_HASH_MB: usize = 64;
 
 /// The engine's score of every legal move of `pos` (`--depth`), with a spinner on a
 /// terminal; `None` when the game is over.
-fn score_moves(pos: &Position, depth: u32, threads: usize) -> Result<Option<MoveScores>> {
+fn score_moves(pos: &Position, depth: Depth, threads: ThreadCount) -> Result<Option<MoveScores>> {
     let lines = pos.board.legal_moves().count().max(1);
     // Scoring every move deeply can take a while: say how far it got (on a terminal).
     let spinner = if std::io::stderr().is_terminal() && !pos.board.is_game_over() {
@@ -132,7 +132,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
     let book = open_book(args.book.as_deref())?;
     let scores = match depth {
-        Some(d) => score_moves(&pos, d.plies(), threads)?,
+        Some(d) => score_moves(&pos, d, threads)?,
         None => None,
     };
     let filter = args.filter.filter()?;

@@ -46,9 +46,7 @@ pub fn run(
         .map(parse_years)
         .transpose()
         .map_err(|e| bad(format!("--years {e}")))?;
-    let keep = |g: &StoredGame| {
-        years.is_none_or(|(lo, hi)| g.year.is_some_and(|y| (lo..=hi).contains(&y)))
-    };
+    let keep = |g: &StoredGame| years.is_none_or(|range| g.year.is_some_and(|y| range.contains(y)));
     let counts = table.name_counts_where(keep);
     let ratings = Ratings::of_table(table, keep, RatingParams::default());
     let mut list = by_count(&counts.players);
@@ -73,7 +71,7 @@ pub fn run(
         },
         order,
         shown,
-        FitInfo::of(&ratings, years),
+        FitInfo::of(&ratings, years.map(othbook::book::Years::bounds)),
     );
     print(&report, q.format, out)?;
     if list.is_empty() {

@@ -2,7 +2,7 @@
 
 use super::common::bad;
 use anyhow::Result;
-use othbook::engine::{Engine, EngineOptions};
+use othbook::engine::{Depth, Engine, EngineOptions, MAX_HASH_MB};
 use othbook::play::book_choice::BookSetting;
 use othbook::protocol::nboard::NboardServer;
 use othbook::wire::seconds::Seconds;
@@ -51,16 +51,14 @@ fn randomness_arg(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    if !(1..=60).contains(&args.depth) {
-        return Err(bad("--depth must be 1 to 60"));
-    }
+    let depth = Depth::new(args.depth).map_err(|_| bad("--depth must be 1 to 60"))?;
     let time = args
         .time
         .within(0.001, 3600.0)
         .map_err(|e| bad(format!("--time: {e}")))?;
     let threads = super::common::threads_arg(Some(args.threads))?;
-    if !(1..=65_536).contains(&args.hash) {
-        return Err(bad("--hash must be 1 to 65536 MiB"));
+    if !(1..=MAX_HASH_MB).contains(&args.hash) {
+        return Err(bad(format!("--hash must be 1 to {MAX_HASH_MB} MiB")));
     }
     let engine = Engine::try_new(EngineOptions {
         threads,
@@ -77,7 +75,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         BookSetting::Default.open()?
     };
     let seed = args.seed.unwrap_or_else(othbook::rng::Rng::fresh_seed);
-    let mut server = NboardServer::new(engine, args.depth, time.duration())
+    let mut server = NboardServer::new(engine, depth, time.duration())
         .with_book(book)
         .with_book_randomness(args.book_randomness, seed);
     // Large enough for any script written at once to be read at once (see `serve`).

@@ -37,7 +37,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             args.depth
         )));
     }
-    let threads = threads_arg(args.threads)?;
+    let threads = threads_arg(args.threads)?.used();
     let pos = position_from_args(args.position.as_deref(), args.moves.as_deref())?;
     let start = Instant::now();
     let leaves = if args.divide {

@@ -63,7 +63,7 @@ pub fn describe(f: &GameFilter) -> String {
             PlayerColor::Either => {}
         }
     }
-    if let Some((a, b)) = f.years() {
+    if let Some((a, b)) = f.years().map(othbook::book::Years::bounds) {
         parts.push(if a == b {
             format!("--years {a}")
         } else {

@@ -148,6 +148,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         out.flush()?;
     }
     let secs = total_time.as_secs_f64();
+    let threads = threads.used();
     writeln!(
         out,
         "total: {} position{}, {total_nodes} nodes, {secs:.3} s, {:.2} M nodes/s, {threads} thread{}{}",

@@ -4,7 +4,7 @@ use super::common::{bad, threads_arg};
 use super::interrupt::{self, Interrupted};
 use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
-use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity};
+use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity, ThreadCount};
 use othbook::train::label::{self, LabelOptions, LabelSettings};
 use othbook::train::{
     parity, train, train_joint, train_labels, LabelWeight, Progress, TrainOptions, TrainReport,
@@ -228,7 +228,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     };
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: args.hash,
         },
         eval,
@@ -400,7 +400,7 @@ fn read_labels(path: &Path) -> Result<Vec<label::Labelled>> {
 fn read_games(args: &Args, out: &mut impl Write, start: Instant) -> Result<Vec<GameRecord>> {
     let format = super::common::input_format(args.input_format.as_deref())?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads_arg(args.threads)?)
+        .num_threads(threads_arg(args.threads)?.used())
         .build()
         .context("starting worker threads")?;
     let ingested = pool.install(|| {

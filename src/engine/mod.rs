@@ -3,9 +3,9 @@
 //!
 //! ```no_run
 //! use othbook::board::Board;
-//! use othbook::engine::{Engine, EngineOptions, Limits};
+//! use othbook::engine::{Depth, Engine, EngineOptions, Limits};
 //! let engine = Engine::new(EngineOptions::default());
-//! let a = engine.analyze(&Board::START, &Limits::depth(8)).unwrap();
+//! let a = engine.analyze(&Board::START, &Limits::depth(Depth::of(8))).unwrap();
 //! println!("{} {:+.2}", a.best_move, a.score_discs());
 //! ```
 
@@ -25,12 +25,12 @@ pub use analysis::{score_number, score_text, Analysis, Iteration, Line, ScoreKin
 pub use any_eval::{AnyEval, EvalCore, EvalKind, SearchEval};
 pub use eval::pattern;
 pub use eval::{EvalFileError, Evaluator, HandEval, PatternEval, Weights};
-pub use request::{Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
+pub use request::{Depth, Limits, Mode, RequestError, SearchRequest, MAX_MULTIPV, MAX_TIME};
 pub use selectivity::Selectivity;
 pub use thread_count::{max_threads, ThreadCount, ThreadCountError, MAX_THREADS_ASKED};
 pub use tt::TranspositionTable;
 pub(crate) use units::INF;
-pub use units::{MAX_DEPTH, SCALE};
+pub use units::{MAX_DEPTH, MAX_HASH_MB, SCALE};
 
 use crate::board::Board;
 use run::Search;
@@ -40,9 +40,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// How an engine is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// Search threads (Lazy SMP over the shared table), 1 to [`max_threads`]; other counts
-    /// are brought into that range.
-    pub threads: usize,
+    /// Search threads (Lazy SMP over the shared table), checked and capped when the count
+    /// was built.
+    pub threads: ThreadCount,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
 }
@@ -50,7 +50,7 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 64,
         }
     }
@@ -115,10 +115,7 @@ impl<E: SearchEval> Engine<E> {
                 reason: e.to_string(),
             })?;
         Ok(Engine {
-            options: EngineOptions {
-                threads: options.threads.clamp(1, max_threads()),
-                ..options
-            },
+            options,
             tt,
             busy: Busy::new(),
             eval,
@@ -143,10 +140,9 @@ impl<E: SearchEval> Engine<E> {
         &self.tt
     }
 
-    /// Searches from now on with `threads` threads (brought into 1 to [`max_threads`]), the
-    /// table and what it learnt kept.
-    pub fn set_threads(&mut self, threads: usize) {
-        self.options.threads = threads.clamp(1, max_threads());
+    /// Searches from now on with `threads` threads, the table and what it learnt kept.
+    pub fn set_threads(&mut self, threads: ThreadCount) {
+        self.options.threads = threads;
     }
 
     /// Forgets everything learnt by earlier searches.
@@ -220,7 +216,7 @@ impl<E: SearchEval> Engine<E> {
             request,
             tt: &self.tt,
             busy: &self.busy,
-            threads: self.options.threads,
+            threads: self.options.threads.used(),
             cancel,
             watched,
             on_iteration,
@@ -254,9 +250,9 @@ mod tests {
     #[test]
     fn regression_threads_1000_stretched_the_time_limit() {
         let engine = Engine::new(EngineOptions {
-            threads: 1000,
+            threads: ThreadCount::new(1000).unwrap(),
             hash_mb: 1,
         });
-        assert!(engine.options().threads <= max_threads());
+        assert!(engine.options().threads.used() <= max_threads());
     }
 }

@@ -1,6 +1,6 @@
-//! What a search is asked: [`Limits`] (depth, time, mode, lines, root moves) and the
-//! [`SearchRequest`] built from them and a position, checked once when it is built: the
-//! search and the command line rely on it and check nothing again.
+//! What a search is asked: [`Limits`] (a checked [`Depth`], time, mode, lines, root moves)
+//! and the [`SearchRequest`] built from them and a position, checked once when it is built:
+//! the search and the command line rely on it and check nothing again.
 
 use super::selectivity::Selectivity;
 use super::units::MAX_DEPTH;
@@ -11,6 +11,50 @@ use std::time::Duration;
 pub const MAX_TIME: Duration = Duration::from_secs(7 * 86_400);
 /// The most lines (`multipv`) one search scores.
 pub const MAX_MULTIPV: usize = 64;
+
+/// A search depth in plies, 1 to [`MAX_DEPTH`]: built only by [`Depth::new`] (or
+/// [`Depth::of`] for a depth written in the code), so whoever holds one does not check it
+/// again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Depth(u32);
+
+impl Depth {
+    /// The deepest search.
+    pub const MAX: Depth = Depth(MAX_DEPTH);
+
+    /// `plies`, or why it is no depth (0, or more than [`MAX_DEPTH`]).
+    pub const fn new(plies: u32) -> Result<Depth, RequestError> {
+        if plies >= 1 && plies <= MAX_DEPTH {
+            Ok(Depth(plies))
+        } else {
+            Err(RequestError::Depth { depth: plies })
+        }
+    }
+
+    /// A depth written in the code.
+    ///
+    /// # Panics
+    /// When `plies` is 0 or more than [`MAX_DEPTH`] (in a `const`, a compile error).
+    #[must_use]
+    pub const fn of(plies: u32) -> Depth {
+        match Depth::new(plies) {
+            Ok(d) => d,
+            Err(_) => panic!("a search depth is 1 to 60 plies"),
+        }
+    }
+
+    /// The depth in plies.
+    #[must_use]
+    pub const fn plies(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Depth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// What the search should compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -30,8 +74,8 @@ pub enum Mode {
 /// When to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest iteration in plies (Auto mode); `None` = until solved or out of time.
-    pub depth: Option<u32>,
+    /// Deepest iteration (Auto mode); `None` = until solved or out of time.
+    pub depth: Option<Depth>,
     /// Wall-clock budget; the deepest finished iteration is returned when it runs out.
     pub time: Option<Duration>,
     /// What to compute.
@@ -60,9 +104,9 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Iterative deepening to `d` plies.
+    /// Iterative deepening to `d`.
     #[must_use]
-    pub fn depth(d: u32) -> Limits {
+    pub fn depth(d: Depth) -> Limits {
         Limits {
             depth: Some(d),
             ..Limits::default()
@@ -120,7 +164,7 @@ impl Limits {
 /// Why limits or a position cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
-    /// Depth outside 1 to [`MAX_DEPTH`].
+    /// Depth outside 1 to [`MAX_DEPTH`] (from [`Depth::new`]).
     #[error("depth {depth} is out of range: use 1 to {MAX_DEPTH}")]
     Depth {
         /// The depth asked for.
@@ -161,11 +205,9 @@ fn squares(b: Bitboard) -> String {
 }
 
 impl Limits {
-    /// Whether depth, time and line count are in range (the position aside).
+    /// Whether time and line count are in range (the position aside; the depth was checked
+    /// when it was built).
     pub fn validate(&self) -> Result<(), RequestError> {
-        if let Some(depth) = self.depth.filter(|d| !(1..=MAX_DEPTH).contains(d)) {
-            return Err(RequestError::Depth { depth });
-        }
         if let Some(time) = self.time.filter(|t| t.is_zero() || *t > MAX_TIME) {
             return Err(RequestError::Time { time });
         }
@@ -253,9 +295,10 @@ mod tests {
     #[test]
     fn limits_out_of_range_are_refused_with_their_value() {
         let start = Board::START;
+        assert_eq!(Depth::new(0), Err(RequestError::Depth { depth: 0 }));
+        assert_eq!(Depth::new(61), Err(RequestError::Depth { depth: 61 }));
+        assert_eq!(Depth::new(60).map(Depth::plies), Ok(60));
         let cases = [
-            (Limits::depth(0), RequestError::Depth { depth: 0 }),
-            (Limits::depth(61), RequestError::Depth { depth: 61 }),
             (
                 Limits::time(Duration::ZERO),
                 RequestError::Time {
@@ -263,15 +306,15 @@ mod tests {
                 },
             ),
             (
-                Limits::depth(4).multipv(0),
+                Limits::depth(Depth::of(4)).multipv(0),
                 RequestError::Multipv { multipv: 0 },
             ),
             (
-                Limits::depth(4).multipv(65),
+                Limits::depth(Depth::of(4)).multipv(65),
                 RequestError::Multipv { multipv: 65 },
             ),
             (
-                Limits::depth(4).only(Bitboard(1)),
+                Limits::depth(Depth::of(4)).only(Bitboard(1)),
                 RequestError::NoRootMove { asked: Bitboard(1) },
             ),
         ];
@@ -280,10 +323,10 @@ mod tests {
         }
         let full = Board::from_bits(!0, 0);
         assert_eq!(
-            SearchRequest::new(full, Limits::depth(4)),
+            SearchRequest::new(full, Limits::depth(Depth::of(4))),
             Err(RequestError::GameOver)
         );
-        let r = SearchRequest::new(start, Limits::depth(60).multipv(64)).expect("in range");
+        let r = SearchRequest::new(start, Limits::depth(Depth::MAX).multipv(64)).expect("in range");
         assert_eq!(r.moves(), start.legal_moves());
         assert!(!r.passed());
     }

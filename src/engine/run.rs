@@ -7,7 +7,9 @@ use super::search::{
     pv_from_tt, Busy, Control, Outcome, RootMove, RootSearch, Shared, Task, Worker,
 };
 use super::TranspositionTable;
-use super::{Analysis, EvalCore, Evaluator, Iteration, Line, ScoreKind, SearchRequest, SCALE};
+use super::{
+    Analysis, Depth, EvalCore, Evaluator, Iteration, Line, ScoreKind, SearchRequest, SCALE,
+};
 use crate::board::{Board, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -83,7 +85,7 @@ impl<F: FnMut(&Iteration)> Search<'_, F> {
             multipv: self.multipv(&moves),
             moves,
             mode: limits.mode,
-            max_depth: limits.depth,
+            max_depth: limits.depth.map(Depth::plies),
             thread,
             selectivity: limits.selectivity,
         }
@@ -162,7 +164,7 @@ impl<F: FnMut(&Iteration)> Search<'_, F> {
                 complete_exact_pv(eval, self.tt, self.busy, root, l);
             }
         }
-        lines.truncate(multipv.max(1));
+        lines.truncate(multipv);
         if self.request.passed() {
             flip_for_pass(&mut lines);
         }
@@ -239,7 +241,7 @@ fn fill_pvs(
         ScoreKind::Midgame => depth.saturating_sub(1) as usize,
         _ => 60,
     };
-    for l in lines.iter_mut().take(k.max(1)).filter(|l| l.pv.is_empty()) {
+    for l in lines.iter_mut().take(k).filter(|l| l.pv.is_empty()) {
         let Move::Play(sq) = l.mv else { continue };
         let child = root.play(sq).expect("root move is legal");
         l.pv = vec![l.mv];

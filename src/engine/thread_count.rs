@@ -28,7 +28,9 @@ pub enum ThreadCountError {
     },
 }
 
-/// A thread count asked for, checked and capped at [`max_threads`].
+/// A thread count asked for, checked and capped at [`max_threads`]: built only by
+/// [`ThreadCount::new`] (or as [`ThreadCount::ONE`], [`ThreadCount::cores`]), so whoever
+/// holds one runs [`ThreadCount::used`] threads without checking it again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadCount {
     asked: usize,
@@ -36,6 +38,18 @@ pub struct ThreadCount {
 }
 
 impl ThreadCount {
+    /// One thread.
+    pub const ONE: ThreadCount = ThreadCount { asked: 1, used: 1 };
+
+    /// One thread per core of the machine (the default of the command line's `--threads`).
+    #[must_use]
+    pub fn cores() -> ThreadCount {
+        let n = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(MAX_THREADS_ASKED);
+        ThreadCount { asked: n, used: n }
+    }
+
     /// `asked` threads: 1 to [`MAX_THREADS_ASKED`], capped at [`max_threads`].
     pub fn new(asked: usize) -> Result<ThreadCount, ThreadCountError> {
         match asked {
@@ -46,6 +60,12 @@ impl ThreadCount {
                 used: n.min(max_threads()),
             }),
         }
+    }
+
+    /// The count asked for.
+    #[must_use]
+    pub fn asked(self) -> usize {
+        self.asked
     }
 
     /// The threads to run.

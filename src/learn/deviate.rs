@@ -8,9 +8,8 @@
 
 use crate::board::Board;
 use crate::book::key::{Canonical, Key};
-use crate::book::{board_of, BookData, BookError, Graph, Leaf, NewLink, Score};
-use crate::engine::EngineError;
-use crate::learn::{check_kept_leaves, search, SearchRun, SettingsError};
+use crate::book::{board_of, BookData, Graph, Leaf, NewLink, Score};
+use crate::learn::{check_kept_leaves, search, LearnError, SearchRun};
 
 /// How far from the best line deviation goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,23 +38,6 @@ pub struct DeviateReport {
     pub stopped: bool,
 }
 
-/// Why deviation cannot go on.
-#[derive(Debug, thiserror::Error)]
-pub enum DeviateError {
-    /// The book has no value at the start position.
-    #[error("the book has no value at the start position: run `othbook book evaluate` first")]
-    NotEvaluated,
-    /// The engine failed.
-    #[error(transparent)]
-    Engine(#[from] EngineError),
-    /// The book's tables cannot grow.
-    #[error(transparent)]
-    Book(#[from] BookError),
-    /// The book's leaves were searched with other settings.
-    #[error(transparent)]
-    Settings(#[from] SettingsError),
-}
-
 /// Runs deviation learning on `data` (an evaluated book), searching leaves as `run` says;
 /// `save` is called after each round, and every `run.checkpoint_every` during a round's
 /// searches with the book as it would be if the round stopped there (for checkpoints).
@@ -65,7 +47,7 @@ pub fn deviate(
     settings: &DeviateSettings,
     run: &SearchRun<'_>,
     save: &mut dyn FnMut(&BookData, &DeviateReport),
-) -> Result<DeviateReport, DeviateError> {
+) -> Result<DeviateReport, LearnError> {
     let mut report = DeviateReport::default();
     // Every leaf stays: they must be of the settings new leaves are searched with.
     check_kept_leaves(data, &run.settings, |_| false)?;
@@ -114,9 +96,9 @@ fn search_missing(
     run: &SearchRun<'_>,
     report: &mut DeviateReport,
     save: &mut dyn FnMut(&BookData, &DeviateReport),
-) -> Result<bool, DeviateError> {
+) -> Result<bool, LearnError> {
     let seen = *report;
-    let (done, searched) = search::search_missing::<DeviateError>(data, run, &mut |d| {
+    let (done, searched) = search::search_missing::<LearnError>(data, run, &mut |d| {
         save(d, &seen);
         Ok(())
     })?;
@@ -130,15 +112,15 @@ fn candidates(
     data: &BookData,
     graph: &Graph,
     settings: &DeviateSettings,
-) -> Result<Vec<NewLink>, DeviateError> {
+) -> Result<Vec<NewLink>, LearnError> {
     let index = data.key_index();
     let start = *index
         .get(&Canonical::of(&Board::START).key)
-        .ok_or(DeviateError::NotEvaluated)?;
+        .ok_or(LearnError::NotEvaluated)?;
     let root = data.positions[start]
         .eval
         .value
-        .ok_or(DeviateError::NotEvaluated)?;
+        .ok_or(LearnError::NotEvaluated)?;
     let rel = (settings.relative * 100.0).round() as i32;
     let abs = (settings.absolute * 100.0).round() as i32;
     let mut links = Vec::new();

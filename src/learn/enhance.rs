@@ -15,14 +15,10 @@
 
 use crate::board::Board;
 use crate::book::key::{Canonical, Key};
-use crate::book::{board_of, BookData, BookError, Graph, Leaf, NewLink, Score, ValueKind};
-use crate::engine::EngineError;
+use crate::book::{board_of, BookData, Graph, Leaf, NewLink, Score, ValueKind};
 use crate::learn::deviate::child_key;
-use crate::learn::{search, SearchRun};
+use crate::learn::{search, LearnError, SearchRun, SettingsError, MAX_WINDOW};
 use ahash::{AHashMap, AHashSet};
-
-/// The largest window, in discs: the whole score range.
-pub const MAX_WINDOW: f64 = 64.0;
 
 /// Which positions are examined and how much may change; checked when made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,9 +38,9 @@ impl EnhanceSettings {
         min_games: u64,
         max_positions: usize,
         max_searches: usize,
-    ) -> Result<EnhanceSettings, EnhanceError> {
+    ) -> Result<EnhanceSettings, SettingsError> {
         if !(0.0..=MAX_WINDOW).contains(&window) {
-            return Err(EnhanceError::Window(window));
+            return Err(SettingsError::Window(window));
         }
         Ok(EnhanceSettings {
             window: (window * 100.0).round() as i32,
@@ -98,23 +94,6 @@ pub struct EnhanceReport {
     pub stopped: bool,
 }
 
-/// Why enhancement cannot run.
-#[derive(Debug, thiserror::Error)]
-pub enum EnhanceError {
-    /// The window is not a number of discs in range.
-    #[error("--window {0} is out of range: use 0 to {MAX_WINDOW} discs")]
-    Window(f64),
-    /// The book has no values.
-    #[error("the book has no value at the start position: run `othbook book evaluate` first")]
-    NotEvaluated,
-    /// The engine failed.
-    #[error(transparent)]
-    Engine(#[from] EngineError),
-    /// The book's tables cannot grow.
-    #[error(transparent)]
-    Book(#[from] BookError),
-}
-
 /// Runs enhancement on `data` (an evaluated book), searching leaves as `run` says (its depth
 /// is the deeper search); `save` is called after each round, and every `run.checkpoint_every`
 /// during a round's searches with the book as it would be if the run stopped there.
@@ -123,9 +102,9 @@ pub fn enhance(
     settings: &EnhanceSettings,
     run: &SearchRun<'_>,
     save: &mut dyn FnMut(&BookData, &EnhanceReport),
-) -> Result<EnhanceReport, EnhanceError> {
+) -> Result<EnhanceReport, LearnError> {
     if data.info.evaluation.is_none() {
-        return Err(EnhanceError::NotEvaluated);
+        return Err(LearnError::NotEvaluated);
     }
     let mut report = EnhanceReport::default();
     // Leaves an interrupted run left missing are searched first, so a rerun goes on from the
@@ -195,9 +174,9 @@ fn search_missing(
     run: &SearchRun<'_>,
     report: &mut EnhanceReport,
     save: &mut dyn FnMut(&BookData, &EnhanceReport),
-) -> Result<bool, EnhanceError> {
+) -> Result<bool, LearnError> {
     let seen = report.clone();
-    let (done, searched) = search::search_missing::<EnhanceError>(data, run, &mut |d| {
+    let (done, searched) = search::search_missing::<LearnError>(data, run, &mut |d| {
         save(d, &seen);
         Ok(())
     })?;

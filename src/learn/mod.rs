@@ -11,19 +11,23 @@
 
 mod deviate;
 mod enhance;
+mod error;
 mod parts;
 mod search;
 mod settings;
 
-pub use deviate::{deviate, DeviateError, DeviateReport, DeviateSettings};
-pub use enhance::{enhance, EnhanceError, EnhanceReport, EnhanceSettings};
+pub use deviate::{deviate, DeviateReport, DeviateSettings};
+pub use enhance::{enhance, EnhanceReport, EnhanceSettings};
+pub use error::LearnError;
 pub use parts::{book_digest, read_parts, write_parts, Parts, PartsError};
 pub use search::{
     apply_leaves, check_kept_leaves, check_plan, plan, put_leaves, search_leaves, search_missing,
     Again, Checkpoint, LeafJob, Plan, Results, SearchRun,
 };
 pub use settings::default_hash_mb;
-pub use settings::{selectivity_of, LeafSettings, SettingsError, Shard, DEFAULT_LEAF_HASH_MB};
+pub use settings::{
+    selectivity_of, LeafSettings, SettingsError, Shard, DEFAULT_LEAF_HASH_MB, MAX_WINDOW,
+};
 
 #[cfg(test)]
 mod tests;

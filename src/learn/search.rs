@@ -4,7 +4,7 @@
 use crate::board::{Bitboard, Move};
 use crate::book::key::{Canonical, Key};
 use crate::book::{board_of, BookData, Graph, Leaf, Node, RelinkReport, Score, ValueKind};
-use crate::engine::{Engine, EngineError, EngineOptions, ScoreKind};
+use crate::engine::{Engine, EngineError, EngineOptions, ScoreKind, ThreadCount};
 use crate::learn::{LeafSettings, SettingsError, Shard};
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -149,7 +149,7 @@ pub struct SearchRun<'a> {
     /// How each leaf is searched.
     pub settings: LeafSettings,
     /// Worker threads, each searching one leaf at a time.
-    pub threads: usize,
+    pub threads: ThreadCount,
     /// Set (by a signal handler, say) to stop: searches under way are dropped, finished
     /// ones kept.
     pub stop: &'a AtomicBool,
@@ -169,10 +169,10 @@ pub fn search_leaves<E: From<EngineError>>(
     results: &DashMap<Key, Leaf>,
     checkpoint: &mut Checkpoint<'_, E>,
 ) -> Result<bool, E> {
-    let engines = (0..run.threads.max(1))
+    let engines = (0..run.threads.used())
         .map(|_| {
             Engine::try_new(EngineOptions {
-                threads: 1,
+                threads: ThreadCount::ONE,
                 hash_mb: run.settings.hash_mb(),
             })
         })

@@ -2,12 +2,18 @@
 
 use crate::book::key::{stable_hash, Key};
 use crate::book::EvalInfo;
-use crate::engine::{Limits, Selectivity, MAX_DEPTH};
+use crate::engine::{Depth, Limits, Selectivity, MAX_DEPTH};
 use std::str::FromStr;
 
+/// The largest enhancement window, in discs: the whole score range.
+pub const MAX_WINDOW: f64 = 64.0;
+
 /// Why settings cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SettingsError {
+    /// An enhancement window that is not a number of discs in range.
+    #[error("--window {0} is out of range: use 0 to {MAX_WINDOW} discs")]
+    Window(f64),
     /// Depth out of range.
     #[error("depth {0} is out of range: use 1 to {MAX_DEPTH}")]
     Depth(u32),
@@ -43,7 +49,7 @@ pub enum SettingsError {
 /// How each leaf is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeafSettings {
-    depth: u8,
+    depth: Depth,
     exact_from: u8,
     hash_mb: usize,
     selectivity: Selectivity,
@@ -77,9 +83,9 @@ impl LeafSettings {
     /// [`LeafSettings::with_selectivity`]); exact solves at `exact_from` empties or fewer
     /// (0: never).
     pub fn new(depth: u32, exact_from: u32, hash_mb: usize) -> Result<LeafSettings, SettingsError> {
-        if !(1..=MAX_DEPTH).contains(&depth) {
+        let Ok(checked) = Depth::new(depth) else {
             return Err(SettingsError::Depth(depth));
-        }
+        };
         if exact_from > 30 {
             return Err(SettingsError::ExactFrom(exact_from));
         }
@@ -87,7 +93,7 @@ impl LeafSettings {
             return Err(SettingsError::Hash(hash_mb));
         }
         Ok(LeafSettings {
-            depth: depth as u8,
+            depth: checked,
             exact_from: exact_from as u8,
             hash_mb,
             selectivity: Selectivity::EXACT,
@@ -116,7 +122,7 @@ impl LeafSettings {
     /// Search depth in plies.
     #[must_use]
     pub fn depth(&self) -> u8 {
-        self.depth
+        self.depth.plies() as u8
     }
 
     /// Leaves with at most this many empties are solved.
@@ -141,7 +147,7 @@ impl LeafSettings {
     #[must_use]
     pub fn info(&self) -> EvalInfo {
         EvalInfo {
-            depth: self.depth,
+            depth: self.depth(),
             exact_from: self.exact_from,
             selectivity: self.selectivity.percent(),
         }
@@ -170,7 +176,7 @@ impl LeafSettings {
         if empties <= u32::from(self.exact_from) {
             Limits::exact().selectivity(Selectivity::EXACT)
         } else {
-            Limits::depth(u32::from(self.depth)).selectivity(self.selectivity)
+            Limits::depth(self.depth).selectivity(self.selectivity)
         }
     }
 }
@@ -264,6 +270,6 @@ mod tests {
         assert!(LeafSettings::new(12, 20, 0).is_err());
         let s = LeafSettings::new(12, 20, 16).unwrap();
         assert_eq!(s.limits(20).mode, crate::engine::Mode::Exact);
-        assert_eq!(s.limits(21).depth, Some(12));
+        assert_eq!(s.limits(21).depth.map(Depth::plies), Some(12));
     }
 }

@@ -5,7 +5,7 @@ use super::*;
 use crate::book::key::Key;
 use crate::book::tests::random_game;
 use crate::book::{board_of, build, encode, Book, BookData, BuildOptions, GameFilter, Graph, Leaf};
-use crate::engine::{Engine, EngineOptions, Limits, Selectivity, SCALE};
+use crate::engine::{Depth, Engine, EngineOptions, Limits, Selectivity, ThreadCount, SCALE};
 use dashmap::DashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -41,7 +41,7 @@ fn search(
     };
     let run = SearchRun {
         settings,
-        threads,
+        threads: ThreadCount::new(threads).unwrap(),
         stop: &stop,
         tick: &tick,
         checkpoint_every: Duration::from_secs(3600),
@@ -193,7 +193,7 @@ fn shards_applied_in_any_order_equal_one_machine() {
 fn leaves_matching(data: &BookData, depth: u32, sel: Selectivity) -> (usize, usize) {
     let graph = Graph::of(data);
     let mut engine = Engine::new(EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb: 1,
     });
     let (mut same, mut all) = (0, 0);
@@ -214,7 +214,7 @@ fn leaves_matching(data: &BookData, depth: u32, sel: Selectivity) -> (usize, usi
             })
             .collect();
         engine.clear();
-        let limits = Limits::depth(depth).selectivity(sel).only(mask);
+        let limits = Limits::depth(Depth::of(depth)).selectivity(sel).only(mask);
         let a = engine.analyze(&board, &limits).unwrap();
         all += 1;
         same += usize::from(i32::from(score.score) == a.score);
@@ -305,7 +305,7 @@ fn leaves_of_other_settings_are_not_kept_beside_new_ones() {
     let stop = AtomicBool::new(false);
     let run = SearchRun {
         settings: selective,
-        threads: 1,
+        threads: ThreadCount::ONE,
         stop: &stop,
         tick: &|| {},
         checkpoint_every: Duration::from_secs(3600),
@@ -317,7 +317,7 @@ fn leaves_of_other_settings_are_not_kept_beside_new_ones() {
         max: 10,
     };
     let e = deviate(&mut data.clone(), &dev, &run, &mut |_, _| {}).unwrap_err();
-    assert!(matches!(e, DeviateError::Settings(_)), "{e}");
+    assert!(matches!(e, LearnError::Settings(_)), "{e}");
 }
 
 #[test]
@@ -339,7 +339,7 @@ fn deviated(data: &BookData, threads: usize, max: usize) -> (BookData, DeviateRe
     let stop = AtomicBool::new(false);
     let run = SearchRun {
         settings: settings(3, 8),
-        threads,
+        threads: ThreadCount::new(threads).unwrap(),
         stop: &stop,
         tick: &|| {},
         checkpoint_every: Duration::from_secs(3600),

@@ -3,7 +3,9 @@
 
 use crate::board::{Board, Move};
 use crate::book::Book;
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity};
+use crate::engine::{
+    AnyEval, Depth, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity, ThreadCount,
+};
 use crate::play::book_choice::{choose, BookPick, BookReason};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
 use crate::rng::Rng;
@@ -26,7 +28,7 @@ pub struct EnginePlayer {
     /// Time per move (capped by the clock's budget).
     pub time: Option<Duration>,
     /// Fixed depth instead of (or as well as) a time limit.
-    pub depth: Option<u32>,
+    pub depth: Option<Depth>,
     /// ProbCut's level in the midgame searches.
     selectivity: Selectivity,
 }
@@ -35,10 +37,10 @@ impl EnginePlayer {
     /// An engine player with evaluation `eval`; `threads` search threads sharing a
     /// `hash_mb` MiB table (an error when the memory cannot be had).
     pub fn new(
-        threads: usize,
+        threads: ThreadCount,
         hash_mb: usize,
         time: Option<Duration>,
-        depth: Option<u32>,
+        depth: Option<Depth>,
         eval: EvalKind,
     ) -> Result<Self, crate::engine::EngineError> {
         let engine =

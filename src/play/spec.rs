@@ -10,7 +10,7 @@
 //! engine, `better`, `gtp:` and `nboard:` players, the book and randomness options) and
 //! builds match [`Player`]s from both.
 
-use crate::engine::{EvalKind, Selectivity};
+use crate::engine::{Depth, EvalKind, Selectivity, ThreadCount, MAX_HASH_MB};
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
@@ -198,9 +198,9 @@ pub struct Settings {
     /// Time per move.
     pub time: Option<Duration>,
     /// Fixed depth.
-    pub depth: Option<u32>,
+    pub depth: Option<Depth>,
     /// Search threads.
-    pub threads: Option<usize>,
+    pub threads: Option<ThreadCount>,
     /// Table size in MiB.
     pub hash: Option<usize>,
     /// Opening book (as written, for the name).
@@ -301,18 +301,22 @@ impl Settings {
                 self.time = Some(seconds_in(v, 0.001, 3600.0).map_err(|e| err(e.to_string()))?);
             }
             Opt::Depth => match v.parse::<u32>() {
-                Ok(d) if (1..=MAX_OTHELLO_DEPTH).contains(&d) => self.depth = Some(d),
-                Ok(_) => return Err(err("depth must be 1 to 60".into())),
+                Ok(d) => match Depth::new(d) {
+                    Ok(depth) => self.depth = Some(depth),
+                    Err(_) => return Err(err("depth must be 1 to 60".into())),
+                },
                 Err(_) => return Err(num("number")),
             },
             Opt::Threads => match v.parse::<usize>() {
-                Ok(t) if (1..=256).contains(&t) => self.threads = Some(t),
-                Ok(_) => return Err(err("threads must be 1 to 256".into())),
+                Ok(t) => match ThreadCount::new(t) {
+                    Ok(count) if t <= 256 => self.threads = Some(count),
+                    _ => return Err(err("threads must be 1 to 256".into())),
+                },
                 Err(_) => return Err(num("number")),
             },
             Opt::Hash => match v.parse::<usize>() {
-                Ok(h) if (1..=65_536).contains(&h) => self.hash = Some(h),
-                Ok(_) => return Err(err("hash must be 1 to 65536 MiB".into())),
+                Ok(h) if (1..=MAX_HASH_MB).contains(&h) => self.hash = Some(h),
+                Ok(_) => return Err(err(format!("hash must be 1 to {MAX_HASH_MB} MiB"))),
                 Err(_) => return Err(num("number")),
             },
             Opt::Book => self.book = Some(v.to_string()),
@@ -452,7 +456,7 @@ impl fmt::Display for Settings {
             let v = match o {
                 Opt::Time => self.time.map(|t| t.as_secs_f64().to_string()),
                 Opt::Depth => self.depth.map(|d| d.to_string()),
-                Opt::Threads => self.threads.map(|t| t.to_string()),
+                Opt::Threads => self.threads.map(|t| t.asked().to_string()),
                 Opt::Hash => self.hash.map(|h| h.to_string()),
                 Opt::Book => self.book.clone(),
                 Opt::Eval => self.eval.map(|e| e.to_string()),
@@ -538,7 +542,7 @@ impl PlayerSpec {
             ),
             PlayerSpec::Engine(s) => Box::new(
                 EnginePlayer::new(
-                    s.threads.unwrap_or(1),
+                    s.threads.unwrap_or(ThreadCount::ONE),
                     s.hash.unwrap_or(64),
                     s.time,
                     s.depth,
@@ -560,7 +564,7 @@ impl PlayerSpec {
             PlayerSpec::Nboard { command, settings } => Box::new(NboardPlayer::spawn(
                 command,
                 NboardLimits {
-                    depth: settings.depth.unwrap_or(DEFAULT_DEPTH),
+                    depth: settings.depth.map_or(DEFAULT_DEPTH, Depth::plies),
                     time_per_move: settings.time,
                 },
                 engine_timeout,
@@ -650,7 +654,7 @@ mod tests {
             panic!("{spec:?}")
         };
         assert_eq!(s.selectivity, Some("95".parse().unwrap()));
-        let p = EnginePlayer::new(1, 1, s.time, None, EvalKind::Hand)
+        let p = EnginePlayer::new(ThreadCount::ONE, 1, s.time, None, EvalKind::Hand)
             .unwrap()
             .with_selectivity(s.selectivity.unwrap());
         assert_eq!(
@@ -658,7 +662,7 @@ mod tests {
             "95".parse().unwrap()
         );
         assert!(p.name().contains("selectivity=95%"), "{}", p.name());
-        let plain = EnginePlayer::new(1, 1, s.time, None, EvalKind::Hand).unwrap();
+        let plain = EnginePlayer::new(ThreadCount::ONE, 1, s.time, None, EvalKind::Hand).unwrap();
         assert_eq!(
             plain.limits(Budget::default()).selectivity,
             Selectivity::default()

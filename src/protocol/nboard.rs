@@ -3,7 +3,7 @@
 use crate::board::{Move, Position, Square};
 use crate::book::key::equivalent_moves;
 use crate::book::{Book, BookError, MoveStats, MoveValue};
-use crate::engine::{score_number, Engine, Limits};
+use crate::engine::{score_number, Depth, Engine, Limits};
 use crate::play::book_choice::choose;
 use crate::rng::Rng;
 use crate::wire::ggf_clock::GameClock;
@@ -28,7 +28,7 @@ pub struct NboardServer {
     moves: Vec<Move>,
     position: Position,
     /// Midgame depth set by `set depth` (or the command line).
-    depth: u32,
+    depth: Depth,
     /// Time cap per search, so that `go` and `hint` answer promptly whatever the depth.
     move_time: Duration,
     /// Accepted and kept for the GUI's sake; the engine has no draw contempt yet.
@@ -51,7 +51,7 @@ fn pv_text(pv: &[Move]) -> String {
 impl NboardServer {
     /// A session with `engine`, searching `depth` plies (capped at `move_time`) per request.
     #[must_use]
-    pub fn new(engine: Engine, depth: u32, move_time: Duration) -> Self {
+    pub fn new(engine: Engine, depth: Depth, move_time: Duration) -> Self {
         NboardServer {
             engine,
             book: None,
@@ -141,8 +141,8 @@ impl NboardServer {
     fn set(&mut self, rest: &str, out: &mut impl Write, diag: &mut impl Write) -> io::Result<()> {
         let (what, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         match what {
-            "depth" => match value.trim().parse::<u32>() {
-                Ok(d) if (1..=60).contains(&d) => {
+            "depth" => match value.trim().parse::<u32>().map(Depth::new) {
+                Ok(Ok(d)) => {
                     self.depth = d;
                     writeln!(out, "set myname othbook{d}")?;
                 }
@@ -571,7 +571,7 @@ mod tests {
             hash_mb: 1,
             ..EngineOptions::default()
         });
-        NboardServer::new(engine, 20, Duration::from_secs(5))
+        NboardServer::new(engine, Depth::of(20), Duration::from_secs(5))
     }
 
     fn set(s: &mut NboardServer, what: &str) {

@@ -10,7 +10,7 @@ use crate::book::games::PositionGames;
 use crate::book::key::{equivalent_moves, representative};
 use crate::book::{Book, BookError, EvalInfo, MoveStats, MoveValue, Score};
 use crate::engine::{
-    score_text, Engine, EngineError, EngineOptions, Iteration, Limits, ScoreKind, SCALE,
+    score_text, Depth, Engine, EngineError, EngineOptions, Iteration, Limits, ScoreKind, SCALE,
 };
 use crate::openings::Openings;
 use serde::{Deserialize, Serialize};
@@ -325,7 +325,7 @@ impl MoveScores {
     /// then unfinished, and the caller that set it drops them.
     pub fn search(
         pos: &Position,
-        depth: u32,
+        depth: Depth,
         options: EngineOptions,
         stop: Option<&AtomicBool>,
         on_iteration: impl FnMut(&Iteration),

@@ -124,7 +124,10 @@ impl InfoReport {
                     PlayerColor::White => "white",
                 }
                 .to_string(),
-                years: f.years().map(|(a, b)| format!("{a}-{b}")),
+                years: f.years().map(|y| {
+                    let (a, b) = y.bounds();
+                    format!("{a}-{b}")
+                }),
                 event: f.event().map(str::to_string),
                 complete_only: f.complete_only(),
             },

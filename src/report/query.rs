@@ -1,12 +1,13 @@
 //! The one entrance of the book queries' input: text from the command line (clap) or from an
 //! HTTP query turned into a typed, checked query once: the target position and the line to
 //! it ([`Target`]), the years and the rest of a game filter ([`game_filter`]), a search depth
-//! under a cap ([`Depth`]) and a page of a list ([`Page`]). The command line and the server
-//! are thin adapters: each names the option or parameter at fault in its own terms
-//! ([`QueryError::param`]).
+//! under a cap (the engine's [`Depth`], by [`depth`]) and a page of a list ([`Page`]). The
+//! command line and the server are thin adapters: each names the option or parameter at
+//! fault in its own terms ([`QueryError::param`]).
 
 use crate::board::{play_line, LineError, Move, NotationError, Position};
-use crate::book::{GameFilter, OptionsError, PlayerColor};
+use crate::book::{GameFilter, PlayerColor, Years};
+use crate::engine::Depth;
 
 /// Most games one page of a list may hold.
 pub const MAX_LIMIT: usize = 500;
@@ -135,18 +136,16 @@ impl Target {
     }
 }
 
-/// `1990-2000` or `1995` (spaces around either year allowed).
-pub fn parse_years(text: &str) -> Result<(u16, u16), QueryError> {
+/// `1990-2000` or `1995` (spaces around either year allowed); years out of order are
+/// refused by [`Years::new`], in the query's words.
+pub fn parse_years(text: &str) -> Result<Years, QueryError> {
     let err = || QueryError::Years {
         text: text.to_string(),
     };
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let a: u16 = a.trim().parse().map_err(|_| err())?;
     let b: u16 = b.trim().parse().map_err(|_| err())?;
-    if a > b {
-        return Err(err());
-    }
-    Ok((a, b))
+    Years::new(a, b).map_err(|_| err())
 }
 
 /// `black`, `white` or `either`.
@@ -252,35 +251,21 @@ pub fn game_filter(f: &FilterText<'_>) -> Result<Option<GameFilter>, QueryError>
         f.event.map(str::to_string),
         f.complete_only,
     )
-    .map_err(|e| match e {
-        OptionsError::Years { .. } => QueryError::Years {
-            text: f.years.unwrap_or_default().to_string(),
-        },
-        // The filter's only other rule: a side needs a player.
-        _ => QueryError::ColorWithoutPlayer,
-    })?;
+    // The filter's only rule left: a side needs a player (the years were checked above).
+    .map_err(|_| QueryError::ColorWithoutPlayer)?;
     Ok((filter != GameFilter::default()).then_some(filter))
 }
 
-/// A search depth in plies, 1 to a cap (the engine's deepest, or a server's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Depth(u32);
-
-impl Depth {
-    /// `depth`, checked against `cap`.
-    pub fn new(depth: u32, cap: u32) -> Result<Depth, QueryError> {
-        if (1..=cap).contains(&depth) {
-            Ok(Depth(depth))
-        } else {
-            Err(QueryError::Depth { depth, cap })
-        }
-    }
-
-    /// The depth in plies.
-    #[must_use]
-    pub fn plies(self) -> u32 {
-        self.0
-    }
+/// `depth` plies as the engine's [`Depth`], 1 to `cap` (the engine's deepest,
+/// [`Depth::MAX`], or a server's).
+pub fn depth(depth: u32, cap: Depth) -> Result<Depth, QueryError> {
+    Depth::new(depth)
+        .ok()
+        .filter(|d| *d <= cap)
+        .ok_or(QueryError::Depth {
+            depth,
+            cap: cap.plies(),
+        })
 }
 
 /// A page of a list: at most `limit` items (1 to [`MAX_LIMIT`]) after the first `offset`.
@@ -347,8 +332,11 @@ mod tests {
 
     #[test]
     fn years_colors_and_filters() {
-        assert_eq!(parse_years("1995"), Ok((1995, 1995)));
-        assert_eq!(parse_years(" 1990 - 2000 "), Ok((1990, 2000)));
+        assert_eq!(parse_years("1995").map(Years::bounds), Ok((1995, 1995)));
+        assert_eq!(
+            parse_years(" 1990 - 2000 ").map(Years::bounds),
+            Ok((1990, 2000))
+        );
         for bad in ["2000-1990", "19x5", "-", ""] {
             assert_eq!(parse_years(bad).unwrap_err().param(), "years", "{bad}");
         }
@@ -370,7 +358,7 @@ mod tests {
         .unwrap();
         assert_eq!(f.player(), Some("Tamenori"));
         assert_eq!(f.player_color(), PlayerColor::White);
-        assert_eq!(f.years(), Some((1990, 2000)));
+        assert_eq!(f.years().map(Years::bounds), Some((1990, 2000)));
     }
 
     #[test]
@@ -392,9 +380,14 @@ mod tests {
 
     #[test]
     fn depths_and_pages_are_bounded() {
-        assert_eq!(Depth::new(10, 10).map(Depth::plies), Ok(10));
-        assert_eq!(Depth::new(11, 10).unwrap_err().param(), "depth");
-        assert_eq!(Depth::new(0, 10).unwrap_err().param(), "depth");
+        let cap = Depth::of(10);
+        assert_eq!(depth(10, cap).map(Depth::plies), Ok(10));
+        assert_eq!(depth(11, cap).unwrap_err().param(), "depth");
+        assert_eq!(depth(0, cap).unwrap_err().param(), "depth");
+        assert_eq!(
+            depth(61, Depth::MAX),
+            Err(QueryError::Depth { depth: 61, cap: 60 })
+        );
         let page = Page::new(None, None, 20).unwrap();
         assert_eq!((page.limit(), page.offset()), (20, 0));
         assert_eq!(Page::new(Some(0), None, 20).unwrap_err().param(), "limit");

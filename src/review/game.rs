@@ -8,7 +8,7 @@ use super::report::{
 use super::series::series;
 use crate::board::{format_moves, Bitboard, Board, Color, Move, Position, ReplayError};
 use crate::book::{Book, BookError, ValueKind};
-use crate::engine::{Engine, EngineError, Limits, ScoreKind, SearchEval, MAX_DEPTH, SCALE};
+use crate::engine::{Depth, Engine, EngineError, Limits, ScoreKind, SearchEval, SCALE};
 use crate::transcript::GameRecord;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -25,8 +25,8 @@ pub const DEFAULT_THRESHOLDS: [i32; 3] = [2, 4, 8];
 /// How much each midgame position is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effort {
-    /// Iterative deepening to this many plies.
-    Depth(u32),
+    /// Iterative deepening to this depth.
+    Depth(Depth),
     /// Iterative deepening for this long per position (the played move, when not the best,
     /// is then searched again to the depth reached).
     Time(Duration),
@@ -98,9 +98,6 @@ impl ReviewOptions {
     /// solved exactly (0: never, unless the depth reaches the end), default thresholds.
     pub fn new(effort: Effort, exact_from: u32) -> Result<ReviewOptions, ReviewError> {
         match effort {
-            Effort::Depth(d) if !(1..=MAX_DEPTH).contains(&d) => {
-                return Err(ReviewError::Depth(d));
-            }
             Effort::Time(t) if t.is_zero() || t > Duration::from_secs(86_400) => {
                 return Err(ReviewError::Time(t.as_secs_f64()));
             }
@@ -157,7 +154,7 @@ impl ReviewOptions {
 
     fn settings(&self) -> ReviewSettings {
         let (depth, time) = match self.effort {
-            Effort::Depth(d) => (Some(d), None),
+            Effort::Depth(d) => (Some(d.plies()), None),
             Effort::Time(t) => (None, Some(t.as_secs_f64())),
         };
         ReviewSettings {
@@ -174,9 +171,6 @@ impl ReviewOptions {
 /// Why a game cannot be reviewed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReviewError {
-    /// Depth out of range.
-    #[error("depth {0} is out of range: use 1 to {MAX_DEPTH}")]
-    Depth(u32),
     /// Time per position out of range.
     #[error("time {0} s is out of range: use more than 0 and at most a day per position")]
     Time(f64),
@@ -431,7 +425,10 @@ fn judge<E: SearchEval>(
     } else {
         let again = match kind {
             ScoreSource::Exact => Limits::exact(),
-            ScoreSource::Midgame => Limits::depth(all.depth.max(1)),
+            ScoreSource::Midgame => match Depth::new(all.depth.max(1)) {
+                Ok(d) => Limits::depth(d),
+                Err(e) => return Some(Err(EngineError::from(e).into())),
+            },
         };
         let sq = mv.square().expect("a pass is not judged");
         let one = match search(&again.only(Bitboard::from(sq)))? {
@@ -554,16 +551,14 @@ mod tests {
 
     #[test]
     fn options_are_checked_when_built() {
-        assert!(ReviewOptions::new(Effort::Depth(0), 10).is_err());
-        assert!(ReviewOptions::new(Effort::Depth(61), 10).is_err());
         assert!(ReviewOptions::new(Effort::Time(Duration::ZERO), 10).is_err());
-        assert!(ReviewOptions::new(Effort::Depth(8), MAX_EXACT_FROM + 1).is_err());
+        assert!(ReviewOptions::new(Effort::Depth(Depth::of(8)), MAX_EXACT_FROM + 1).is_err());
         assert!(Thresholds::new(4.0, 2.0, 8.0).is_err());
         assert!(Thresholds::new(0.0, 2.0, 8.0).is_err());
         let t = Thresholds::new(1.5, 3.0, 6.0).unwrap();
         assert_eq!(t.mark(150), Some(Mark::Inaccuracy));
-        let o = ReviewOptions::new(Effort::Depth(8), 14).unwrap();
+        let o = ReviewOptions::new(Effort::Depth(Depth::of(8)), 14).unwrap();
         assert_eq!(o.limits(14), Limits::exact());
-        assert_eq!(o.limits(15), Limits::depth(8));
+        assert_eq!(o.limits(15), Limits::depth(Depth::of(8)));
     }
 }

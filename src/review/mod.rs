@@ -13,10 +13,10 @@
 //!
 //! ```no_run
 //! use othbook::board::{parse_moves, Position};
-//! use othbook::engine::{Engine, EngineOptions};
+//! use othbook::engine::{Depth, Engine, EngineOptions};
 //! use othbook::review::{review, Effort, ReviewInput, ReviewOptions};
 //! let input = ReviewInput::new(Position::START, parse_moves("f5d6c3d3c4")?);
-//! let opts = ReviewOptions::new(Effort::Depth(8), 18)?;
+//! let opts = ReviewOptions::new(Effort::Depth(Depth::of(8)), 18)?;
 //! let engine = Engine::new(EngineOptions::default());
 //! let r = review(&input, &engine, None, &opts, |_, _| {})?;
 //! println!("black lost {} discs on average", r.black.average_loss);

@@ -232,7 +232,7 @@ fn legend(s: &mut String) {
 mod tests {
     use super::*;
     use crate::board::{parse_moves, Position};
-    use crate::engine::{Engine, EngineOptions};
+    use crate::engine::{Engine, EngineOptions, ThreadCount};
     use crate::review::{review, Effort, ReviewInput, ReviewOptions};
 
     /// Checks that every element opened is closed in order and every `&` starts an entity:
@@ -272,9 +272,9 @@ mod tests {
         let mut input = ReviewInput::new(Position::START, moves);
         input.info.black = Some("Tamenori <A&B>".into());
         input.info.white = Some("O'Neil \"X\"".into());
-        let opts = ReviewOptions::new(Effort::Depth(2), 0).unwrap();
+        let opts = ReviewOptions::new(Effort::Depth(crate::engine::Depth::of(2)), 0).unwrap();
         let engine = Engine::new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 1,
         });
         review(&input, &engine, None, &opts, |_, _| {}).unwrap()

@@ -13,7 +13,7 @@ use crate::board::format_moves;
 use crate::book::games::ratings::{RatingParams, Ratings};
 use crate::book::games::{PositionGames, StoredGame};
 use crate::book::{FindGamesError, GameFilter, GameTable, GamesQuery, RatedChoice};
-use crate::engine::{Engine, EngineOptions};
+use crate::engine::{Depth, Engine, EngineOptions, ThreadCount};
 use crate::report::query::{GameOrder, RatingQuery, Target};
 use crate::report::ratings::ExploreRatings;
 use crate::review::{review_stoppable, Effort, ReviewInput, ReviewOptions};
@@ -28,7 +28,7 @@ use std::sync::Arc;
 use tokio::sync::OwnedSemaphorePermit;
 
 /// Depth of a review when the request gives none.
-const REVIEW_DEPTH: u32 = 6;
+const REVIEW_DEPTH: Depth = Depth::of(6);
 /// Games listed when the request gives no limit.
 const GAMES_LIMIT: usize = 20;
 
@@ -141,13 +141,29 @@ pub(super) fn rated_choice<'a>(
     b: &'a Loaded,
     rating: &RatingQuery,
 ) -> Result<Option<RatedChoice<'a>>, ApiError> {
-    let by_rating = rating.order == GameOrder::Rating;
-    if rating.min.is_none() && !by_rating {
+    rated(b, rating.min, rating.order == GameOrder::Rating)
+}
+
+/// The rating floor alone of a query (it keeps games as a filter does; no order), `None`
+/// when there is none.
+pub(super) fn rating_floor(
+    b: &Loaded,
+    min: Option<f64>,
+) -> Result<Option<RatedChoice<'_>>, ApiError> {
+    rated(b, min, false)
+}
+
+fn rated(
+    b: &Loaded,
+    min: Option<f64>,
+    by_rating: bool,
+) -> Result<Option<RatedChoice<'_>>, ApiError> {
+    if min.is_none() && !by_rating {
         return Ok(None);
     }
     Ok(Some(RatedChoice {
         ratings: ratings_of(b)?,
-        min: rating.min,
+        min,
         by_rating,
     }))
 }
@@ -270,7 +286,7 @@ pub async fn info(
         plies: info.options.plies(),
         game_table: b.games.is_some(),
         evaluation: info.evaluation.map(Into::into),
-        max_depth: s.options.max_depth,
+        max_depth: s.options.max_depth.plies(),
         play_max_time_ms: u64::try_from(s.options.play_max_time.as_millis()).unwrap_or(u64::MAX),
         max_searches: s.options.max_searches,
         searches_running: s
@@ -326,7 +342,7 @@ pub async fn explore(
         not_stopped(&stop)?;
         let filtered = match (&filter, rating.min) {
             (None, None) => None,
-            _ => Some(filtered(&bk, &t, filter.as_ref(), &rating)?),
+            _ => Some(filtered(&bk, &t, filter.as_ref(), rating.min)?),
         };
         let mut answer = explore::answer(
             &bk.book,
@@ -355,20 +371,16 @@ pub async fn explore(
     Ok(json_bytes(bytes))
 }
 
-/// The games `filter` and the rating floor keep that reach `t`, counted as the book counts
+/// The games `filter` and the rating floor `min_rating` keep that reach `t`, counted as the book counts
 /// them.
 fn filtered(
     b: &Loaded,
     t: &Target,
     filter: Option<&GameFilter>,
-    rating: &RatingQuery,
+    min_rating: Option<f64>,
 ) -> Result<PositionGames, ApiError> {
     let info = b.book.info();
-    let floor = RatingQuery {
-        order: GameOrder::Recent,
-        ..*rating
-    };
-    let floor = rated_choice(b, &floor)?;
+    let floor = rating_floor(b, min_rating)?;
     find_games(
         b,
         &t.pos.board,
@@ -514,7 +526,7 @@ async fn reviewed(
     let bk = b.clone();
     let bytes = blocking(&s, move || {
         let engine = Engine::try_new(EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb,
         })
         .map_err(|e| ApiError::Internal(e.to_string()))?;

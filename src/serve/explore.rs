@@ -5,7 +5,7 @@
 use crate::board::{format_moves, Move, Position};
 use crate::book::games::PositionGames;
 use crate::book::{Book, BookError};
-use crate::engine::{EngineError, EngineOptions};
+use crate::engine::{Depth, EngineError, EngineOptions, ThreadCount};
 use crate::openings::Openings;
 use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::query::Target;
@@ -37,12 +37,12 @@ pub struct ExploreAnswer {
 /// `stop` ends the search early (the client hung up): its scores are then unfinished.
 pub fn search(
     pos: &Position,
-    depth: u32,
+    depth: Depth,
     hash_mb: usize,
     stop: &AtomicBool,
 ) -> Result<Option<MoveScores>, EngineError> {
     let options = EngineOptions {
-        threads: 1,
+        threads: ThreadCount::ONE,
         hash_mb,
     };
     MoveScores::search(pos, depth, options, Some(stop), |_| {})

@@ -2,13 +2,12 @@
 //! from the book's games (the explore filters apply), for the page's history chart.
 
 use super::api::{
-    blocking, find_games, game_table, json_bytes, query, rated_choice, to_json, Shared,
+    blocking, find_games, game_table, json_bytes, query, rating_floor, to_json, Shared,
 };
 use super::error::ApiError;
 use super::params::{self, RawParams};
 use crate::board::format_moves;
 use crate::report::history::YearHistory;
-use crate::report::query::{GameOrder, RatingQuery};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
@@ -58,12 +57,7 @@ pub async fn history(
     let bytes = blocking(&s, move || {
         let table = game_table(&bk)?;
         let max_ply = usize::from(bk.book.info().options.plies());
-        // The rating floor keeps games as a filter does; the order does not matter here.
-        let floor = RatingQuery {
-            order: GameOrder::Recent,
-            ..rating
-        };
-        let rated = rated_choice(&bk, &floor)?;
+        let rated = rating_floor(&bk, rating.min)?;
         let found = find_games(&bk, &t.pos.board, max_ply, filter.as_ref(), rated, 1)?;
         let games = table.games();
         let history = YearHistory::count(&t.pos.board, &found.matches, max_ply, |i| {

@@ -6,8 +6,9 @@
 use super::error::ApiError;
 use crate::book::games::{FilterError, NameKind};
 use crate::book::GameFilter;
+use crate::engine::Depth;
 use crate::report::query::{
-    game_filter, parse_color, Depth, FilterText, Page, QueryError, RatingQuery, Target,
+    self, game_filter, parse_color, FilterText, Page, QueryError, RatingQuery, Target,
 };
 use serde::Deserialize;
 
@@ -98,9 +99,9 @@ pub fn book(name: Option<&str>) -> Result<Option<&str>, ApiError> {
 }
 
 /// `depth`, checked against the server's cap (said as the server's, not the engine's).
-pub fn depth(d: Option<u32>, cap: u32) -> Result<Option<u32>, ApiError> {
-    match d.map(|d| Depth::new(d, cap)).transpose() {
-        Ok(d) => Ok(d.map(Depth::plies)),
+pub fn depth(d: Option<u32>, cap: Depth) -> Result<Option<Depth>, ApiError> {
+    match d.map(|d| query::depth(d, cap)).transpose() {
+        Ok(d) => Ok(d),
         Err(QueryError::Depth { depth: 0, .. }) => {
             Err(ApiError::bad("depth", "must be at least 1".into()))
         }
@@ -213,11 +214,12 @@ mod tests {
 
     #[test]
     fn depth_is_capped_and_limits_are_bounded() {
-        assert_eq!(depth(None, 10).unwrap(), None);
-        assert_eq!(depth(Some(10), 10).unwrap(), Some(10));
-        assert_eq!(bad_param(depth(Some(11), 10)), "depth");
-        assert_eq!(bad_param(depth(Some(0), 10)), "depth");
-        let over = depth(Some(11), 10).unwrap_err().to_string();
+        let cap = Depth::of(10);
+        assert_eq!(depth(None, cap).unwrap(), None);
+        assert_eq!(depth(Some(10), cap).unwrap(), Some(cap));
+        assert_eq!(bad_param(depth(Some(11), cap)), "depth");
+        assert_eq!(bad_param(depth(Some(0), cap)), "depth");
+        let over = depth(Some(11), cap).unwrap_err().to_string();
         assert_eq!(over, "depth: 11 is deeper than this server allows (10)");
         let p = |limit| RawParams {
             limit,
@@ -256,7 +258,10 @@ mod tests {
         let f = filter(&p).unwrap().unwrap();
         assert_eq!(f.player(), Some("Tamenori"));
         assert_eq!(f.player_color(), PlayerColor::White);
-        assert_eq!(f.years(), Some((1990, 2000)));
+        assert_eq!(
+            f.years().map(crate::book::Years::bounds),
+            Some((1990, 2000))
+        );
         assert!(filter(&RawParams::default()).unwrap().is_none());
         for (years, ok) in [
             ("1995", true),

@@ -7,7 +7,9 @@ use super::api::{blocking, json_body, not_stopped, search_slot, Shared, StopOnHa
 use super::error::ApiError;
 use super::params;
 use crate::board::{format_moves, Color};
-use crate::engine::{AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind};
+use crate::engine::{
+    AnyEval, Depth, Engine, EngineOptions, EvalKind, Limits, ScoreKind, ThreadCount,
+};
 use crate::play::book_choice::{randomness_in_range, MAX_RANDOMNESS};
 use crate::play::engine_player::{engine_move, BookPlay, MoveSource, DEFAULT_MOVE_TIME};
 use crate::report::query::Target;
@@ -72,7 +74,7 @@ struct PlayAnswer {
 
 /// The search limits `strength` asks for, within the server's caps: a depth (with the time
 /// cap as well, so that no depth can hold a slot longer) or a time.
-fn limits(strength: &Strength, max_depth: u32, cap: Duration) -> Result<Limits, ApiError> {
+fn limits(strength: &Strength, max_depth: Depth, cap: Duration) -> Result<Limits, ApiError> {
     let cap_ms = cap.as_millis();
     let (depth, time) = match (strength.depth, strength.time_ms) {
         (Some(_), Some(_)) => {
@@ -169,7 +171,7 @@ pub async fn play(State(s): Shared, request: axum::extract::Request) -> Result<R
     let answer = blocking(&s, move || {
         let engine = Engine::try_with_evaluator(
             EngineOptions {
-                threads: 1,
+                threads: ThreadCount::ONE,
                 hash_mb,
             },
             AnyEval::new(EvalKind::default()),

@@ -5,6 +5,7 @@ use super::books::{BookSpec, BookSpecError, Slot};
 use super::error::ApiError;
 use super::reload::{self, LoadError, Loaded};
 use crate::book::Book;
+use crate::engine::Depth;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +21,7 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
     /// Deepest engine search a request may ask for.
-    pub(super) max_depth: u32,
+    pub(super) max_depth: Depth,
     /// Searches running at once; more wait, then get 503.
     pub(super) max_searches: usize,
     /// How long a search request waits for a free slot.
@@ -65,9 +66,9 @@ impl ServeOptions {
         max_searches: usize,
         cache_entries: usize,
     ) -> Result<ServeOptions, ServeOptionsError> {
-        if !(1..=60).contains(&max_depth) {
+        let Ok(max_depth) = Depth::new(max_depth) else {
             return Err(ServeOptionsError::MaxDepth(max_depth));
-        }
+        };
         if !(1..=64).contains(&max_searches) {
             return Err(ServeOptionsError::MaxSearches(max_searches));
         }
@@ -117,7 +118,7 @@ impl ServeOptions {
 
     /// The deepest search a request may ask for.
     #[must_use]
-    pub fn max_depth(&self) -> u32 {
+    pub fn max_depth(&self) -> Depth {
         self.max_depth
     }
 }

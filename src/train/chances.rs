@@ -8,7 +8,7 @@
 use super::holdout::{is_held_out, position_at, theoretical_diff};
 use crate::board::{Board, Color};
 use crate::book::trust::{model_chances, ChanceModel, Chances};
-use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
+use crate::engine::{Depth, Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
 
@@ -78,7 +78,10 @@ pub fn measure<E: SearchEval>(
     selectivity: Selectivity,
 ) -> Result<ChanceSample, EngineError> {
     engine.clear();
-    let a = engine.analyze(&p.board, &Limits::depth(depth).selectivity(selectivity))?;
+    let a = engine.analyze(
+        &p.board,
+        &Limits::depth(Depth::new(depth)?).selectivity(selectivity),
+    )?;
     Ok(ChanceSample {
         empties: p.board.empty_count(),
         value: f64::from(a.score) / f64::from(SCALE),

@@ -11,7 +11,9 @@
 use super::holdout::scored_at_24;
 use crate::board::Board;
 use crate::book::trust::{ErrorBand, LEVEL_PERCENTS};
-use crate::engine::{Engine, EngineError, Limits, ScoreKind, SearchEval, Selectivity, SCALE};
+use crate::engine::{
+    Depth, Engine, EngineError, Limits, ScoreKind, SearchEval, Selectivity, SCALE,
+};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
 
@@ -172,7 +174,8 @@ pub fn measure<E: SearchEval>(
     } else if empties <= settings.exact_max {
         engine.analyze(board, &Limits::exact())?.score
     } else {
-        let limits = Limits::depth(settings.ref_depth).selectivity(settings.ref_selectivity);
+        let limits =
+            Limits::depth(Depth::new(settings.ref_depth)?).selectivity(settings.ref_selectivity);
         engine.analyze(board, &limits)?.score
     };
     let max = settings.max_depth(empties);
@@ -181,11 +184,15 @@ pub fn measure<E: SearchEval>(
         let mut v = vec![None; max as usize + 1];
         if max >= 1 {
             engine.clear();
-            engine.analyze_with(board, &Limits::depth(max).selectivity(level), |it| {
-                if it.kind == ScoreKind::Midgame && (it.depth as usize) < v.len() {
-                    v[it.depth as usize] = Some(it.lines[0].score);
-                }
-            })?;
+            engine.analyze_with(
+                board,
+                &Limits::depth(Depth::new(max)?).selectivity(level),
+                |it| {
+                    if it.kind == ScoreKind::Midgame && (it.depth as usize) < v.len() {
+                        v[it.depth as usize] = Some(it.lines[0].score);
+                    }
+                },
+            )?;
         }
         values.push(v);
     }
@@ -441,7 +448,7 @@ impl ErrorFits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{EngineOptions, HandEval};
+    use crate::engine::{EngineOptions, HandEval, ThreadCount};
 
     #[test]
     fn the_book_model_knows_the_engine_levels() {
@@ -510,7 +517,7 @@ mod tests {
         Engine::with_evaluator(
             EngineOptions {
                 hash_mb: 16,
-                threads: 1,
+                threads: ThreadCount::ONE,
             },
             HandEval::default(),
         )

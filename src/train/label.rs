@@ -13,7 +13,7 @@
 use super::holdout::{is_held_out, scored_at_24};
 use crate::board::{Bitboard, Board, Position};
 use crate::bounded_read::{read_stream, read_text, text_of, ReadError};
-use crate::engine::{Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
+use crate::engine::{Depth, Engine, EngineError, Limits, SearchEval, Selectivity, SCALE};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
 use std::io::Read;
@@ -203,9 +203,12 @@ pub fn value<E: SearchEval + Clone>(
         let a = engine.analyze(board, &Limits::exact())?;
         return Ok((a.score / SCALE) as f32);
     }
-    let search = |d| Limits::depth(d).selectivity(opts.selectivity);
-    let a = engine.analyze(board, &search(opts.depth))?;
-    let b = engine.analyze(board, &search(opts.depth + 1))?;
+    let search = |d| {
+        let depth = Depth::new(d).map_err(EngineError::from)?;
+        Ok::<_, EngineError>(Limits::depth(depth).selectivity(opts.selectivity))
+    };
+    let a = engine.analyze(board, &search(opts.depth)?)?;
+    let b = engine.analyze(board, &search(opts.depth + 1)?)?;
     Ok(((a.score + b.score) as f32 / 2.0) / SCALE as f32)
 }
 

@@ -11,7 +11,9 @@
 use super::holdout::{is_held_out, position_at, spread};
 use super::label::Labelled;
 use crate::board::Board;
-use crate::engine::{Engine, EngineError, EngineOptions, Limits, PatternEval, SCALE};
+use crate::engine::{
+    Depth, Engine, EngineError, EngineOptions, Limits, PatternEval, ThreadCount, SCALE,
+};
 use crate::transcript::GameRecord;
 
 /// Depths searched to measure the gap (the neighbouring pairs 8-9, 9-10, 10-11).
@@ -22,7 +24,7 @@ pub const DEPTHS: std::ops::RangeInclusive<u32> = 8..=11;
 pub fn odd_minus_even(eval: &PatternEval, positions: &[Board]) -> Result<f64, EngineError> {
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
-            threads: 1,
+            threads: ThreadCount::ONE,
             hash_mb: 4,
         },
         eval.clone(),
@@ -33,7 +35,7 @@ pub fn odd_minus_even(eval: &PatternEval, positions: &[Board]) -> Result<f64, En
         let mut scores = Vec::with_capacity(4);
         for d in DEPTHS {
             engine.clear();
-            let s = engine.analyze(b, &Limits::depth(d))?.score;
+            let s = engine.analyze(b, &Limits::depth(Depth::new(d)?))?.score;
             scores.push(f64::from(s) / f64::from(SCALE));
         }
         for (k, w) in scores.windows(2).enumerate() {

@@ -9,7 +9,7 @@ use crate::engine::selectivity::{
     end_shallow, mid_shallow, Fit, Selectivity, END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS,
     MID_MAX_DEPTH, MID_MIN_DEPTH,
 };
-use crate::engine::{Engine, EngineError, Limits, Mode, ScoreKind, SearchEval};
+use crate::engine::{Depth, Engine, EngineError, Limits, Mode, ScoreKind, SearchEval};
 use crate::transcript::GameRecord;
 use std::fmt::Write as _;
 
@@ -112,7 +112,7 @@ pub fn measure_midgame<E: SearchEval>(
 ) -> Result<MidSample, EngineError> {
     engine.clear();
     let mut values = vec![0; MID_MAX_DEPTH as usize + 1];
-    let limits = Limits::depth(MID_MAX_DEPTH).selectivity(Selectivity::EXACT);
+    let limits = Limits::depth(Depth::new(MID_MAX_DEPTH)?).selectivity(Selectivity::EXACT);
     engine.analyze_with(board, &limits, |it| {
         if it.kind == ScoreKind::Midgame && (it.depth as usize) < values.len() {
             values[it.depth as usize] = it.lines[0].score;
@@ -131,7 +131,7 @@ pub fn measure_endgame<E: SearchEval>(
     let shallow = engine
         .analyze(
             board,
-            &Limits::depth(end_shallow(empties)).selectivity(Selectivity::EXACT),
+            &Limits::depth(Depth::new(end_shallow(empties))?).selectivity(Selectivity::EXACT),
         )?
         .score;
     engine.clear();

@@ -61,7 +61,7 @@ proptest! {
             0 => GameFilter::default(),
             1 => GameFilter::new(Some("eve".into()), PlayerColor::Either, None, None, false).unwrap(),
             2 => GameFilter::new(Some("zed".into()), PlayerColor::White, None, None, false).unwrap(),
-            _ => GameFilter::new(None, PlayerColor::Either, Some((1995, 2005)), None, true).unwrap(),
+            _ => GameFilter::new(None, PlayerColor::Either, Some(crate::book::Years::new(1995, 2005).unwrap()), None, true).unwrap(),
         };
         let options = BuildOptions::new(plies, min, filter).unwrap();
         let whole = encode(&build(&g, &options, 7, &|_| {}).unwrap().0).unwrap();

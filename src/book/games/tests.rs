@@ -111,7 +111,7 @@ fn filters_at_query_time_agree_with_a_book_built_with_them() {
         GameFilter::new(
             Some("bob".into()),
             PlayerColor::White,
-            Some((1995, 2005)),
+            Some(crate::book::Years::new(1995, 2005).unwrap()),
             None,
             false,
         )
@@ -381,7 +381,7 @@ fn query_filters() -> Vec<Option<GameFilter>> {
             GameFilter::new(
                 Some("bob".into()),
                 PlayerColor::White,
-                Some((1995, 2005)),
+                Some(crate::book::Years::new(1995, 2005).unwrap()),
                 None,
                 false,
             )

@@ -8,7 +8,7 @@ use crate::cli::interrupt::{self, Interrupted};
 use crate::cli::output_path::Output;
 use anyhow::Result;
 use othbook::engine::Selectivity;
-use othbook::learn::{deviate, DeviateError, DeviateSettings, LeafSettings, SearchRun};
+use othbook::learn::{deviate, DeviateSettings, LeafSettings, LearnError, SearchRun};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -122,7 +122,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         }
     };
     let report = deviate(&mut data, &settings, &run, &mut save).map_err(|e| match e {
-        DeviateError::Settings(e) => bad(format!("{}: {e}", args.book.display())),
+        LearnError::Settings(e) => bad(format!("{}: {e}", args.book.display())),
         e => e.into(),
     })?;
     if let Some(e) = failed {

@@ -115,12 +115,13 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let leaf = leaf_settings(&args, &data)?;
     eprintln!(
         "enhancing {}: lines from positions of {} games or more, window {:.2} discs, deeper \
-         searches at {}, {threads} thread{}",
+         searches at {}, {} thread{}",
         args.book.display(),
         settings.min_games(),
         settings.window(),
         leaf.info(),
-        if threads == 1 { "" } else { "s" },
+        threads.used(),
+        if threads.used() == 1 { "" } else { "s" },
     );
     let stop = interrupt::install();
     let bar = spinner();
@@ -156,7 +157,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         }
     };
     let report = enhance(&mut data, &settings, &run, &mut save).map_err(|e| match e {
-        othbook::learn::EnhanceError::NotEvaluated => bad(format!(
+        othbook::learn::LearnError::NotEvaluated => bad(format!(
             "{} has no values: run `othbook book evaluate` on it first",
             args.book.display()
         )),

@@ -173,7 +173,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .filter(|j| !results.contains_key(&j.key))
         .count();
     eprintln!(
-        "{} leaves to search ({} positions{}{}), {}, {threads} thread{}",
+        "{} leaves to search ({} positions{}{}), {}, {} thread{}",
         todo,
         data.positions.len(),
         match shard {
@@ -186,7 +186,8 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
             String::new()
         },
         settings.info(),
-        if threads == 1 { "" } else { "s" },
+        threads.used(),
+        if threads.used() == 1 { "" } else { "s" },
     );
     let bar = progress(jobs.len() as u64);
     bar.set_position((jobs.len() - todo) as u64);

@@ -6,7 +6,7 @@ use super::interrupt::{self, Interrupted};
 use super::output_path::{claim, Claimed, REPORT};
 use anyhow::{Context, Result};
 use othbook::board::{parse_moves, Position};
-use othbook::engine::{AnyEval, Engine, EngineOptions, EvalKind};
+use othbook::engine::{AnyEval, Depth, Engine, EngineOptions, EvalKind};
 use othbook::review::{
     review_until_stopped, Effort, Review, ReviewError, ReviewInput, ReviewOptions, Thresholds,
     DEFAULT_THRESHOLDS, MAX_EXACT_FROM,
@@ -189,13 +189,14 @@ fn review_error(e: ReviewError) -> anyhow::Error {
 }
 
 fn options(args: &Args) -> Result<ReviewOptions> {
+    // A bad depth is reported after a bad --exact-from, the order the review checks them in.
     let effort = match (args.depth, args.time.clone()) {
-        (_, Some(t)) => Effort::Time(
+        (_, Some(t)) => Ok(Effort::Time(
             t.within(0.001, MAX_SECONDS)
                 .map_err(|e| bad(format!("--time: {e}")))?
                 .duration(),
-        ),
-        (d, None) => Effort::Depth(d.unwrap_or(DEFAULT_DEPTH)),
+        )),
+        (d, None) => Depth::new(d.unwrap_or(DEFAULT_DEPTH)).map(Effort::Depth),
     };
     if args.exact_from > MAX_EXACT_FROM {
         return Err(bad(format!(
@@ -204,6 +205,7 @@ fn options(args: &Args) -> Result<ReviewOptions> {
             args.exact_from
         )));
     }
+    let effort = effort.map_err(|e| bad(e.to_string()))?;
     let opts = ReviewOptions::new(effort, args.exact_from).map_err(review_error)?;
     Ok(opts.with_thresholds(marks(&args.marks)?))
 }

@@ -23,7 +23,7 @@ pub(crate) struct RootMove {
 
 /// What is searched below the root moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Depth {
+pub(crate) enum Horizon {
     /// The evaluation after this many plies (root move included).
     Plies(u32),
     /// Perfect play to the end of the game (scores in discs).
@@ -134,9 +134,9 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
             let started = Instant::now();
             let score = match prev2 {
                 Some(guess) if multipv == 1 && d >= 3 => {
-                    self.aspiration(&mut moves, Depth::Plies(d), guess)
+                    self.aspiration(&mut moves, Horizon::Plies(d), guess)
                 }
-                _ => self.root(&mut moves, Depth::Plies(d), -INF, INF, multipv),
+                _ => self.root(&mut moves, Horizon::Plies(d), -INF, INF, multipv),
             };
             if score.is_none() && self.w.follows && !self.w.shared.stop.load(Ordering::Relaxed) {
                 // The main thread has gone on to the solve: this iteration is dropped.
@@ -218,30 +218,30 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
             Some(guess) if multipv == 1 && mode != Mode::Wld => {
                 self.solve_by_levels(moves, guess, empties)
             }
-            _ if mode == Mode::Wld => self.root(moves, Depth::End, -1, 1, multipv),
-            _ => self.root(moves, Depth::End, -64, 64, multipv),
+            _ if mode == Mode::Wld => self.root(moves, Horizon::End, -1, 1, multipv),
+            _ => self.root(moves, Horizon::End, -64, 64, multipv),
         }
     }
 
     /// Value of a root child (the opponent to move) as seen from the root.
-    fn child_value(&mut self, m: &RootMove, depth: Depth, alpha: i32, beta: i32) -> i32 {
+    fn child_value(&mut self, m: &RootMove, depth: Horizon, alpha: i32, beta: i32) -> i32 {
         match depth {
-            Depth::Plies(d) => -self.w.pvs(m.child, d - 1, -beta, -alpha),
-            Depth::End => -self.w.solve(m.child, -beta, -alpha),
+            Horizon::Plies(d) => -self.w.pvs(m.child, d - 1, -beta, -alpha),
+            Horizon::End => -self.w.solve(m.child, -beta, -alpha),
         }
     }
 
-    /// Searches every root move inside (`alpha`, `beta`) keeping the `multipv` best exact;
-    /// sorts `moves` best first. Returns the best score, or `None` if stopped.
+    /// Searches every root move inside (`alpha`, `beta`) keeping the `multipv` best exact
+    /// (at least one: the request's count, checked, within the moves there are); sorts
+    /// `moves` best first. Returns the best score, or `None` if stopped.
     pub fn root(
         &mut self,
         moves: &mut [RootMove],
-        depth: Depth,
+        depth: Horizon,
         alpha: i32,
         beta: i32,
         multipv: usize,
     ) -> Option<i32> {
-        let k = multipv.max(1);
         let mut exact_scores: Vec<i32> = Vec::with_capacity(moves.len());
         for m in moves.iter_mut() {
             m.exact = false;
@@ -249,8 +249,8 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         }
         self.improved = None;
         for (i, mv) in moves.iter_mut().enumerate() {
-            let lo = if exact_scores.len() >= k {
-                alpha.max(exact_scores[k - 1])
+            let lo = if exact_scores.len() >= multipv {
+                alpha.max(exact_scores[multipv - 1])
             } else {
                 alpha
             };
@@ -258,7 +258,7 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
                 break;
             }
             let m = *mv;
-            let s = if i < k {
+            let s = if i < multipv {
                 self.child_value(&m, depth, lo, beta)
             } else {
                 let s = self.child_value(&m, depth, lo, lo + 1);
@@ -278,11 +278,11 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
                     let pos = exact_scores.partition_point(|&x| x >= s);
                     exact_scores.insert(pos, s);
                 }
-                if i > 0 && k == 1 {
+                if i > 0 && multipv == 1 {
                     self.improved = Some(*mv);
                 }
             }
-            if s >= beta && k == 1 {
+            if s >= beta && multipv == 1 {
                 break;
             }
         }
@@ -296,7 +296,7 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
     /// by a disc or more, so a window of 0.5 disc around the previous depth failed so often
     /// that the search cost 18% more nodes than none at all (12 midgame positions, depths 10-12);
     /// 2 discs around the same parity's score cost no more than no window.
-    fn aspiration(&mut self, moves: &mut [RootMove], depth: Depth, guess: i32) -> Option<i32> {
+    fn aspiration(&mut self, moves: &mut [RootMove], depth: Horizon, guess: i32) -> Option<i32> {
         let mut delta = 2 * SCALE;
         let (mut lo, mut hi) = (guess - delta, guess + delta);
         loop {
@@ -356,7 +356,7 @@ impl<'w, 'a, E: Evaluator> RootSearch<'w, 'a, E> {
         let (mut lo, mut hi) = ((g - 7).max(-65), (g + 7).min(65));
         let mut delta = 4;
         loop {
-            let s = self.root(moves, Depth::End, lo, hi, 1)?;
+            let s = self.root(moves, Horizon::End, lo, hi, 1)?;
             if s <= lo && lo > -65 {
                 hi = s + 1;
                 lo = (s - delta).max(-65);
