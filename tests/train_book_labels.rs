@@ -136,6 +136,14 @@ fn book_labels_are_the_searched_leaves_with_their_values() {
     );
     assert!(out.contains("wrote w.bin"), "{out}");
     PatternEval::load(d.join("w.bin")).expect("weights");
+    // `--out -` writes the same file to standard output, the summary to standard error.
+    let (code, text, err) = run_in(
+        d,
+        &["train", "label", "--from-book", "mid.book", "--out", "-"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(text, std::fs::read_to_string(d.join("labels.txt")).unwrap());
+    assert!(err.contains("to standard output"), "{err}");
 }
 
 #[test]

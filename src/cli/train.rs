@@ -131,8 +131,8 @@ struct LabelArgs {
     ])]
     from_book: Option<PathBuf>,
     /// The labels file to write (not `-`: it is saved at checkpoints and read back by
-    /// --resume); locked while the command runs: a second othbook writing it stops at once
-    /// (exit code 75).
+    /// --resume; with --from-book, `-` writes to standard output); locked while the command
+    /// runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
     out: Output,
     /// Label every N-th game not held out.
@@ -233,36 +233,49 @@ fn nothing_labelled(opts: &LabelOptions, games: usize, out_path: &Path) -> anyho
     })
 }
 
-/// `train label --from-book BOOK`: the book's leaves as labels.
+/// `train label --from-book BOOK`: the book's leaves as labels, to a file or (`-`) to
+/// standard output with the summary on standard error.
 fn run_book_labels(book: &Path, out_file: &Output, out: &mut impl Write) -> Result<()> {
-    let claimed = claim(out_file.require_file("--out", LABELS)?)?;
-    let out_path = claimed.path();
-    super::common::distinct_files(std::slice::from_ref(&book.to_path_buf()), &[out_path])?;
+    let claimed = match out_file.file() {
+        Some(p) => {
+            super::common::distinct_files(std::slice::from_ref(&book.to_path_buf()), &[p])?;
+            Some(claim(p)?)
+        }
+        None => None,
+    };
     let start = Instant::now();
     let data = Book::open(book)?.to_data()?;
     let labels = book_labels::book_labels(&data, book).map_err(|e| bad(e.to_string()))?;
+    let target = claimed
+        .as_ref()
+        .map_or("standard output".into(), |c| c.path().display().to_string());
     if labels.labels.is_empty() {
         return Err(bad(format!(
             "{} has no searched leaf to label (no position whose every move leaves the book \
-             has a searched value); {} was not written",
+             has a searched value); nothing was written to {target}",
             book.display(),
-            out_path.display()
         )));
     }
-    book_labels::save(out_path, &labels, book)?;
+    match &claimed {
+        Some(c) => book_labels::save(c.path(), &labels, book)?,
+        None => out.write_all(book_labels::to_text(&labels, book).as_bytes())?,
+    }
     let exact = labels.labels.iter().filter(|l| l.exact).count();
-    writeln!(
-        out,
-        "wrote {} labelled leaves ({exact} exact, {} searched at {}) to {} in {:.1} s; left \
-         out: {} positions with a move into the book, {} other leaves",
+    let summary = format!(
+        "wrote {} labelled leaves ({exact} exact, {} searched at {}) to {target} in {:.1} s; \
+         left out: {} positions with a move into the book, {} other leaves",
         labels.labels.len(),
         labels.labels.len() - exact,
         labels.evaluation,
-        out_path.display(),
         start.elapsed().as_secs_f64(),
         labels.interior,
         labels.other
-    )?;
+    );
+    if claimed.is_some() {
+        writeln!(out, "{summary}")?;
+    } else {
+        eprintln!("{summary}");
+    }
     Ok(())
 }
 
