@@ -280,9 +280,6 @@ fn run_book_labels(book: &Path, out_file: &Output, out: &mut impl Write) -> Resu
 }
 
 fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
-    if let Some(book) = &args.from_book {
-        return run_book_labels(book, &args.out, out);
-    }
     let claimed = claim(args.out.require_file("--out", LABELS)?)?;
     let out_path = claimed.path();
     super::common::distinct_files(&args.inputs, &[out_path])?;
@@ -384,7 +381,12 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let args = match args.command {
-        Some(Command::Label(l)) => return run_label(l, out),
+        Some(Command::Label(l)) => {
+            return match &l.from_book {
+                Some(book) => run_book_labels(book, &l.out, out),
+                None => run_label(l, out),
+            }
+        }
         None => args,
     };
     let out_file = args.out.as_ref().ok_or_else(|| bad("--out is required"))?;
