@@ -4,7 +4,9 @@ use super::common::{bad, threads_arg};
 use super::interrupt::{self, Interrupted};
 use super::output_path::{claim, Output, REPORT};
 use anyhow::{Context, Result};
+use othbook::book::Book;
 use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity, ThreadCount};
+use othbook::train::book_labels;
 use othbook::train::label::{self, LabelOptions, LabelSettings};
 use othbook::train::{
     parity, train, train_joint, train_labels, LabelWeight, Progress, TrainOptions, TrainReport,
@@ -107,15 +109,30 @@ enum Command {
 search thread; the same games and options give the same file.\n\nThe labels made so far are \
 saved every minute and on Ctrl-C (exit code 130); the same command with --resume goes on \
 from them and ends with the file an uninterrupted run writes.\n\nExample:\n  othbook train \
-label ../shared/data/wthor/*.wtb --every 8 --out labels.txt"
+label ../shared/data/wthor/*.wtb --every 8 --out labels.txt\n\nWith --from-book BOOK, no \
+search is made: the labels are the leaves of an evaluated book, the positions whose every \
+legal move leaves the book, each with its stored score (a search at the book's leaf depth and \
+selectivity, or an exact solve). Each line ends with a comment naming its search (`# depth \
+18, selectivity 73%` or `# exact, 22 empties`). Positions with a move into the book (valued \
+through their children), game-over positions, values imported without their move, \
+win/draw/loss-only values and positions where the side to move must pass are left out:\n  \
+othbook train label --from-book books/wthor.book --out book-labels.txt\n  othbook train \
+--labels book-labels.txt --lambda 300 --out eval.bin"
 )]
 struct LabelArgs {
     /// Game files (.gam[.gz], .wtb, .ggf, .pgn, move lists, CSV).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "from_book")]
     inputs: Vec<PathBuf>,
+    /// Take the labels from this evaluated book's leaves instead of searching game positions
+    /// (the search options do not apply).
+    #[arg(long, conflicts_with_all = [
+        "inputs", "every", "holdout", "per_game", "empties", "exact", "depth", "selectivity",
+        "part", "limit", "theoretical", "eval", "hash", "input_format", "resume",
+    ])]
+    from_book: Option<PathBuf>,
     /// The labels file to write (not `-`: it is saved at checkpoints and read back by
-    /// --resume); locked while the command runs: a second othbook writing it stops at once
-    /// (exit code 75).
+    /// --resume; with --from-book, `-` writes to standard output); locked while the command
+    /// runs: a second othbook writing it stops at once (exit code 75).
     #[arg(short, long)]
     out: Output,
     /// Label every N-th game not held out.
@@ -214,6 +231,52 @@ fn nothing_labelled(opts: &LabelOptions, games: usize, out_path: &Path) -> anyho
             out_path.display()
         )
     })
+}
+
+/// `train label --from-book BOOK`: the book's leaves as labels, to a file or (`-`) to
+/// standard output with the summary on standard error.
+fn run_book_labels(book: &Path, out_file: &Output, out: &mut impl Write) -> Result<()> {
+    let claimed = match out_file.file() {
+        Some(p) => {
+            super::common::distinct_files(std::slice::from_ref(&book.to_path_buf()), &[p])?;
+            Some(claim(p)?)
+        }
+        None => None,
+    };
+    let start = Instant::now();
+    let data = Book::open(book)?.to_data()?;
+    let labels = book_labels::book_labels(&data, book).map_err(|e| bad(e.to_string()))?;
+    let target = claimed
+        .as_ref()
+        .map_or("standard output".into(), |c| c.path().display().to_string());
+    if labels.labels.is_empty() {
+        return Err(bad(format!(
+            "{} has no searched leaf to label (no position whose every move leaves the book \
+             has a searched value); nothing was written to {target}",
+            book.display(),
+        )));
+    }
+    match &claimed {
+        Some(c) => book_labels::save(c.path(), &labels, book)?,
+        None => out.write_all(book_labels::to_text(&labels, book).as_bytes())?,
+    }
+    let exact = labels.labels.iter().filter(|l| l.exact).count();
+    let summary = format!(
+        "wrote {} labelled leaves ({exact} exact, {} searched at {}) to {target} in {:.1} s; \
+         left out: {} positions with a move into the book, {} other leaves",
+        labels.labels.len(),
+        labels.labels.len() - exact,
+        labels.evaluation,
+        start.elapsed().as_secs_f64(),
+        labels.interior,
+        labels.other
+    );
+    if claimed.is_some() {
+        writeln!(out, "{summary}")?;
+    } else {
+        eprintln!("{summary}");
+    }
+    Ok(())
 }
 
 fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
@@ -318,7 +381,12 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let args = match args.command {
-        Some(Command::Label(l)) => return run_label(l, out),
+        Some(Command::Label(l)) => {
+            return match &l.from_book {
+                Some(book) => run_book_labels(book, &l.out, out),
+                None => run_label(l, out),
+            }
+        }
         None => args,
     };
     let out_file = args.out.as_ref().ok_or_else(|| bad("--out is required"))?;

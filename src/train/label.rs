@@ -8,7 +8,8 @@
 //!
 //! Labels file: UTF-8 text, a `# othbook labels 1` line, then one position per line:
 //! side to move's discs and opponent's discs as 16 hex digits each, then the value in discs
-//! for the side to move; `#` lines are comments. Same games and options, same file.
+//! for the side to move; `#` starts a comment, on a line of its own or after a position's
+//! fields. Same games and options, same file.
 
 use super::holdout::{is_held_out, scored_at_24};
 use crate::board::{Bitboard, Board, Position};
@@ -20,7 +21,8 @@ use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-const HEADER: &str = "# othbook labels 1";
+/// The labels file's first line.
+pub(super) const HEADER: &str = "# othbook labels 1";
 
 /// A position and its value for the side to move, in discs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -332,7 +334,11 @@ pub fn to_text(labels: &[Labelled]) -> String {
 
 /// Writes a labels file atomically.
 pub fn save(path: &Path, labels: &[Labelled]) -> Result<(), LabelError> {
-    let text = to_text(labels);
+    save_text(path, &to_text(labels))
+}
+
+/// Writes a labels file's `text` atomically.
+pub(super) fn save_text(path: &Path, text: &str) -> Result<(), LabelError> {
     crate::atomic_file::replace(path, |f| std::io::Write::write_all(f, text.as_bytes())).map_err(
         |reason| LabelError::Io {
             path: path.to_path_buf(),
@@ -356,8 +362,12 @@ pub fn from_text(text: &str, path: &Path) -> Result<Vec<Labelled>, LabelError> {
     }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        // A comment may follow the fields (`train label --from-book` names each search).
+        let line = line
+            .split_once('#')
+            .map_or(line, |(fields, _)| fields)
+            .trim();
+        if line.is_empty() {
             continue;
         }
         let mut f = line.split_whitespace();
@@ -452,7 +462,16 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
+        let commented = format!("{HEADER}\n0000000810000000 0000001008000000 -1.5 # depth 18\n");
+        assert_eq!(
+            from_text(&commented, p).expect("a trailing comment is allowed"),
+            [Labelled {
+                board: Board::START,
+                value: -1.5,
+            }]
+        );
         assert!(bad("0000000810000000 0000001008000000").contains("x.lab:2: expected 3"));
+        assert!(bad("0000000810000000 # 0000001008000000 1").contains("x.lab:2: expected 3"));
         assert!(bad("00000008100000 0000001008000000 1").contains("16 hex"));
         assert!(bad("0000000810000000 0000000810000000 1").contains("overlapping"));
         assert!(bad("0000000810000000 0000001008000000 99").contains("-64 to 64"));

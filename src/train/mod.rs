@@ -7,6 +7,9 @@
 //! - [`train_joint`]: both in one system, each search label weighing as much as
 //!   `label_weight` game positions.
 //!
+//! Labels come from [`label`] (searches of game positions) or [`book_labels`] (the leaves of
+//! an evaluated book).
+//!
 //! Everything is single-threaded and iterates in a fixed order, so the same games and options
 //! always give the same weights, byte for byte.
 //!
@@ -21,6 +24,7 @@ use fit::{fit_hand, mean, slot_offsets, Fit};
 use holdout::is_held_out;
 use samples::{build_samples, game_positions, Raw, Samples};
 
+pub mod book_labels;
 pub mod chances;
 pub mod errors;
 mod fit;
