@@ -94,6 +94,7 @@ pub(super) fn merge_levels(
         }
         inputs = next;
     }
+    super::stages::end("merge levels");
     let dir = folder.path()?.to_path_buf();
     let inputs: Vec<Input> = inputs.into_iter().map(|(i, _)| i).collect();
     merge_inputs(

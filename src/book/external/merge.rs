@@ -47,23 +47,16 @@ pub(super) fn merge_inputs(
     let buffer = buffer_size(memory, inputs.len(), plies);
     let mut pos_file = TempFile::create(folder, "positions.tmp", "the merged positions")?;
     let mut move_file = TempFile::create(folder, "moves.tmp", "the merged moves")?;
-    let (positions, moves) = positions::merge(
+    let tables = Tables {
         inputs,
-        min_games.get(),
+        min_games: min_games.get(),
         buffer,
-        &mut pos_file,
-        &mut move_file,
-        control,
-    )?;
-    let trie = trie::merge(
-        inputs,
-        usize::from(plies),
-        min_games.get(),
-        buffer,
+        plies: usize::from(plies),
         folder,
         control,
-    )?;
-    let mut games = games::merge(inputs, buffer, folder, control)?;
+    };
+    let ((positions, moves), trie, mut games) = tables.merge(&mut pos_file, &mut move_file)?;
+    super::stages::end("merge tables");
     // The output gets the index of its games; a run is only merged again.
     let index = match (&target, &mut games) {
         (Target::Output(_), Some(g)) => {
@@ -80,6 +73,7 @@ pub(super) fn merge_inputs(
         }
         _ => None,
     };
+    super::stages::end("index count");
     let mut header = Header {
         created: inputs.iter().map(|i| i.header.created).max().unwrap_or(0),
         options: merged,
@@ -104,6 +98,7 @@ pub(super) fn merge_inputs(
         index,
     };
     let bytes = write_target(target, &header, &mut parts, control)?;
+    super::stages::end("write");
     Ok(Written {
         positions,
         moves,
@@ -112,6 +107,61 @@ pub(super) fn merge_inputs(
         bytes,
         runs: 0,
     })
+}
+
+/// What the three tables of a merge are merged from.
+struct Tables<'a> {
+    inputs: &'a [Input],
+    min_games: u32,
+    buffer: usize,
+    plies: usize,
+    folder: &'a Path,
+    control: &'a Control<'a>,
+}
+
+impl Tables<'_> {
+    /// Merges the positions (into `pos_file` and `move_file`), the line trie and the games,
+    /// each on its own thread: they read different parts of the inputs and write different
+    /// files, and each is a sequential pass that waits on its reads and writes.
+    #[allow(clippy::type_complexity)]
+    fn merge(
+        &self,
+        pos_file: &mut TempFile,
+        move_file: &mut TempFile,
+    ) -> Result<((u64, u64), trie::Trie, Option<games::Games>), BookError> {
+        let t = self;
+        std::thread::scope(|scope| {
+            let positions = scope.spawn(|| {
+                positions::merge(
+                    t.inputs,
+                    t.min_games,
+                    t.buffer,
+                    pos_file,
+                    move_file,
+                    t.control,
+                )
+            });
+            let trie = scope.spawn(|| {
+                trie::merge(
+                    t.inputs,
+                    t.plies,
+                    t.min_games,
+                    t.buffer,
+                    t.folder,
+                    t.control,
+                )
+            });
+            let games = games::merge(t.inputs, t.buffer, t.folder, t.control);
+            let positions = join(positions);
+            let trie = join(trie);
+            Ok((positions?, trie?, games?))
+        })
+    }
+}
+
+/// The result of a thread of the merge, a panic in it passed on.
+pub(super) fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
 }
 
 /// Adds the games and sources of `inputs` to `header`.
@@ -164,7 +214,7 @@ fn write_target(
         }
         Target::Run(path) => {
             let file = File::create(path).map_err(|e| spill_error(path, "a merged run", e))?;
-            let mut w = BufWriter::with_capacity(1 << 16, file);
+            let mut w = BufWriter::with_capacity(super::temp::IO_BUFFER, file);
             let n = write_file(&mut w, header, |out| parts.write(out, header, control.stop))
                 .map_err(|e| respill(e, path))?;
             w.into_inner()
