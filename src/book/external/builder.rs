@@ -174,10 +174,15 @@ impl<'a> ExternalBuild<'a> {
         // their positions.
         let ((), written) = rayon::join(
             || {
-                games
-                    .par_iter()
-                    .filter(|g| uses(options, g))
-                    .for_each(|g| position_hashes(g, plies, |h| seen.add(h)));
+                games.par_iter().filter(|g| uses(options, g)).for_each(|g| {
+                    let mut hashes = [0u64; MAX_POSITIONS];
+                    let mut n = 0;
+                    position_hashes(g, plies, |h| {
+                        hashes[n] = h;
+                        n += 1;
+                    });
+                    seen.add_all(&hashes[..n]);
+                });
             },
             || games.iter().try_for_each(|g| spool.put(g)),
         );
@@ -374,6 +379,9 @@ fn decode_runs(
 fn uses(options: &BuildOptions, g: &GameRecord) -> bool {
     g.start == crate::board::Position::START && options.filter().accepts(g)
 }
+
+/// Most positions a build counts in one game: the start and one a ply.
+const MAX_POSITIONS: usize = crate::book::options::MAX_PLIES as usize + 1;
 
 /// Calls `f` with the stable hash of each canonical position of `g` a build `plies` deep
 /// counts (as the build replays it; an illegal move ends it, the build reports it).
