@@ -32,15 +32,18 @@ fn buffer_size(memory: u64, inputs: usize, plies: u8) -> usize {
 }
 
 /// Merges `inputs` (unpruned books of the same options, without values) into `target`,
-/// pruned at `min_games`, using `folder` for its tables.
+/// pruned at `min_games`, using `folder` for its tables. The inputs marked `true` are
+/// temporary: closed and removed once their tables are merged (before the index of the
+/// games is counted and the output written), so that their disk is free again.
 pub(super) fn merge_inputs(
-    inputs: &[Input],
+    inputs: Vec<(Input, bool)>,
     min_games: MinGames,
     memory: u64,
     folder: &Path,
     target: Target<'_>,
     control: &Control<'_>,
 ) -> Result<Written, BookError> {
+    let (inputs, owned): (Vec<Input>, Vec<bool>) = inputs.into_iter().unzip();
     let options: Vec<_> = inputs.iter().map(|i| &i.header.options).collect();
     let merged = merged_options(&options, min_games)?;
     let plies = merged.plies();
@@ -48,7 +51,7 @@ pub(super) fn merge_inputs(
     let mut pos_file = TempFile::create(folder, "positions.tmp", "the merged positions")?;
     let mut move_file = TempFile::create(folder, "moves.tmp", "the merged moves")?;
     let tables = Tables {
-        inputs,
+        inputs: &inputs,
         min_games: min_games.get(),
         buffer,
         plies: usize::from(plies),
@@ -57,6 +60,29 @@ pub(super) fn merge_inputs(
     };
     let ((positions, moves), trie, mut games) = tables.merge(&mut pos_file, &mut move_file)?;
     super::stages::end("merge tables");
+    let mut header = Header {
+        created: inputs.iter().map(|i| i.header.created).max().unwrap_or(0),
+        options: merged,
+        games: 0,
+        sources: Vec::new(),
+        positions,
+        moves,
+        nodes: 0,
+        levels: trie.levels(),
+        bucket_bits: bucket_bits_for(positions as usize),
+        evaluation: None,
+        game_table: games.as_ref().map(|g| g.size),
+        game_index: None,
+    };
+    header.nodes = *header.levels.last().unwrap_or(&1);
+    add_inputs(&mut header, &inputs)?;
+    for (input, owned) in inputs.into_iter().zip(owned) {
+        let name = input.name.clone();
+        drop(input);
+        if owned {
+            let _ = std::fs::remove_file(&*name);
+        }
+    }
     // The output gets the index of its games; a run is only merged again.
     let index = match (&target, &mut games) {
         (Target::Output(_), Some(g)) => {
@@ -73,23 +99,8 @@ pub(super) fn merge_inputs(
         }
         _ => None,
     };
+    header.game_index = index.as_ref().map(index::MergedIndex::size);
     super::stages::end("index count");
-    let mut header = Header {
-        created: inputs.iter().map(|i| i.header.created).max().unwrap_or(0),
-        options: merged,
-        games: 0,
-        sources: Vec::new(),
-        positions,
-        moves,
-        nodes: 0,
-        levels: trie.levels(),
-        bucket_bits: bucket_bits_for(positions as usize),
-        evaluation: None,
-        game_table: games.as_ref().map(|g| g.size),
-        game_index: index.as_ref().map(index::MergedIndex::size),
-    };
-    header.nodes = *header.levels.last().unwrap_or(&1);
-    add_inputs(&mut header, inputs)?;
     let mut parts = Parts {
         positions: pos_file,
         moves: move_file,

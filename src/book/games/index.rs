@@ -328,16 +328,35 @@ fn occurrences(
     max_discs: u32,
     lookup: Lookup<'_>,
 ) -> Vec<(usize, Posting)> {
-    let mut out = Vec::with_capacity(MAX_OCCURRENCES.min(codes.len() + 1));
+    // The game is replayed first and its positions looked up after: the lookups do not
+    // wait on one another, so their cache misses (a table of millions of keys) overlap.
+    let none = Key {
+        player: 0,
+        opponent: 0,
+    };
+    let mut replayed = [(none, 0u8); MAX_OCCURRENCES];
+    let mut n = 0;
     let mut board = Board::START;
-    let mut last = None;
-    for ply in 0..=codes.len() {
+    for ply in 0..=codes.len().min(MAX_OCCURRENCES - 1) {
         let discs = (board.player().0 | board.opponent().0).count_ones();
         if discs > max_discs {
             break;
         }
         let c = Canonical::of(&board);
-        let here = lookup(c.key);
+        replayed[n] = (c.key, c.syms.trailing_zeros() as u8 & 7);
+        n += 1;
+        let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
+            break;
+        };
+        match board.play_move(next) {
+            Ok(b) => board = b,
+            Err(_) => break,
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut last = None;
+    for (ply, &(key, sym)) in replayed[..n].iter().enumerate() {
+        let here = lookup(key);
         // The same discs after a pass may be the same position: the first ply counts.
         if let Some(p) = here.filter(|_| here != last) {
             out.push((
@@ -346,19 +365,12 @@ fn occurrences(
                     game: i as u32,
                     ply: ply as u8,
                     next: codes.get(ply).copied().unwrap_or(NO_NEXT),
-                    sym: c.syms.trailing_zeros() as u8 & 7,
+                    sym,
                     result,
                 },
             ));
         }
         last = here;
-        let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
-            break;
-        };
-        match board.play_move(next) {
-            Ok(b) => board = b,
-            Err(_) => break,
-        }
     }
     out
 }
