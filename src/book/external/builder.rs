@@ -9,8 +9,9 @@ use super::control::{Control, Step};
 use super::folder::TempFolder;
 use super::input::Input;
 use super::levels::merge_levels;
+use super::merge::join;
 use super::seen::Seen;
-use super::spool::Spool;
+use super::spool::{Spool, SpoolReader};
 use super::written::Written;
 use crate::book::build::{build, build_kept, BuildReport, Keep};
 use crate::book::format::write_plain;
@@ -18,6 +19,7 @@ use crate::book::options::{BuildOptions, MinGames};
 use crate::book::BookError;
 use crate::transcript::GameRecord;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::SyncSender;
 
 /// Bytes a build in memory holds per ply of a game, whatever it keeps: the ply's record
 /// (24 bytes, with the slack of the vectors it is sorted in) and its line's byte.
@@ -76,6 +78,7 @@ impl<'a> ExternalBuild<'a> {
         output: &Path,
         control: Control<'a>,
     ) -> Result<Self, BookError> {
+        super::stages::start();
         Ok(ExternalBuild {
             options: options.clone(),
             created,
@@ -166,13 +169,24 @@ impl<'a> ExternalBuild<'a> {
         };
         let plies = usize::from(self.options.plies());
         let options = &self.options;
-        games
-            .par_iter()
-            .filter(|g| uses(options, g))
-            .for_each(|g| position_hashes(g, plies, |h| seen.add(h)));
-        for g in &games {
-            spool.put(g)?;
-        }
+        let seen = &*seen;
+        // The games are written to disk, one after the other, while the other workers count
+        // their positions.
+        let ((), written) = rayon::join(
+            || {
+                games.par_iter().filter(|g| uses(options, g)).for_each(|g| {
+                    let mut hashes = [0u64; MAX_POSITIONS];
+                    let mut n = 0;
+                    position_hashes(g, plies, |h| {
+                        hashes[n] = h;
+                        n += 1;
+                    });
+                    seen.add_all(&hashes[..n]);
+                });
+            },
+            || games.iter().try_for_each(|g| spool.put(g)),
+        );
+        written?;
         let games = spool.games();
         (self.control.progress)(Step::Counted { games });
         self.control.check()
@@ -216,7 +230,10 @@ impl<'a> ExternalBuild<'a> {
     }
 
     /// Builds the games kept on disk, a run at a time within the budget, leaving out the
-    /// positions seen once.
+    /// positions seen once. Three things overlap: a thread decodes the next run's games
+    /// while this one builds a run (on the worker threads) and another thread writes the
+    /// run built before (one run at a time is written, so at most two runs' tables are
+    /// held).
     fn spill_counted(&mut self) -> Result<(), BookError> {
         let Some((mut seen, mut spool)) = self.counting.take() else {
             return Ok(());
@@ -224,39 +241,51 @@ impl<'a> ExternalBuild<'a> {
         seen.seal();
         let budget = self.memory.saturating_sub(seen.bytes()).max(1);
         let plies = usize::from(self.options.plies());
-        let mut games = spool.reader()?;
+        let games = spool.reader()?;
         let keep = |h: u64| seen.again(h);
-        let mut run = Vec::new();
-        let mut bytes = 0u64;
-        while let Some(g) = games.next()? {
-            let (record, replayed) = footprint(&g, plies);
-            let size = record + replayed * per_ply(1);
-            if bytes + size > budget && !run.is_empty() {
-                self.spill_run(&std::mem::take(&mut run), &keep)?;
-                bytes = 0;
-            }
-            bytes += size;
-            run.push(g);
-        }
-        if !run.is_empty() {
-            self.spill_run(&run, &keep)?;
-        }
-        Ok(())
+        let exact = self.options.with_min_games(MinGames::ONE);
+        std::thread::scope(|scope| -> Result<(), BookError> {
+            let (runs, decoded) = std::sync::mpsc::sync_channel(1);
+            let decoder = scope.spawn(move || decode_runs(games, budget, plies, &runs));
+            let mut writing: Option<std::thread::ScopedJoinHandle<'_, _>> = None;
+            let built = (|| {
+                for run in decoded {
+                    let run = run?;
+                    let (data, report) = build_kept(&run, &exact, self.created, &|_| {}, &keep)?;
+                    drop(run);
+                    if let Some(w) = writing.take() {
+                        join(w)?;
+                    }
+                    let path = self.run_path()?;
+                    writing = Some(scope.spawn(move || {
+                        write_plain(&path, &data)
+                            .map(drop)
+                            .map_err(|e| super::temp::spill_error(&path, "a run of games", e))
+                    }));
+                    self.run_written(report.games_read)?;
+                }
+                Ok(())
+            })();
+            // The decoder ends when the channel closes (a failure here drops it).
+            join(decoder);
+            let written = writing.map_or(Ok(()), join);
+            built.and(written)
+        })
     }
 
-    /// Builds `games`, unpruned but for the positions `keep` rejects, and writes them as
-    /// one run.
-    fn spill_run(&mut self, games: &[GameRecord], keep: Keep<'_>) -> Result<(), BookError> {
-        let exact = self.options.with_min_games(MinGames::ONE);
-        let (data, report) = build_kept(games, &exact, self.created, &|_| {}, keep)?;
+    /// The path of the next run, counted among the runs.
+    fn run_path(&mut self) -> Result<PathBuf, BookError> {
         let path = self
             .folder
             .path()?
             .join(format!("run-{}.book", self.runs.len()));
-        write_plain(&path, &data)
-            .map_err(|e| super::temp::spill_error(&path, "a run of games", e))?;
-        self.runs.push(path);
-        self.run_games += report.games_read;
+        self.runs.push(path.clone());
+        Ok(path)
+    }
+
+    /// Reports a run of `games` games written (or being written).
+    fn run_written(&mut self, games: u64) -> Result<(), BookError> {
+        self.run_games += games;
         (self.control.progress)(Step::Spilled {
             runs: self.runs.len(),
             games: self.run_games,
@@ -264,20 +293,34 @@ impl<'a> ExternalBuild<'a> {
         self.control.check()
     }
 
+    /// Builds `games`, unpruned but for the positions `keep` rejects, and writes them as
+    /// one run.
+    fn spill_run(&mut self, games: &[GameRecord], keep: Keep<'_>) -> Result<(), BookError> {
+        let exact = self.options.with_min_games(MinGames::ONE);
+        let (data, report) = build_kept(games, &exact, self.created, &|_| {}, keep)?;
+        let path = self.run_path()?;
+        write_plain(&path, &data)
+            .map_err(|e| super::temp::spill_error(&path, "a run of games", e))?;
+        self.run_written(report.games_read)
+    }
+
     /// Writes the book to `output`: built at once if every game was held, else merged
     /// from the runs. The temporary folder is removed whatever happens.
     pub fn finish(mut self, output: &Path) -> Result<(Written, BuildReport), BookError> {
+        super::stages::end("read and count");
         self.spill_counted()?;
         if self.runs.is_empty() {
             let (data, _) = build(&self.pending, &self.options, self.created, &|_| {})?;
             self.pending = Vec::new();
             let bytes = crate::book::write_book(output, &data)?;
+            super::stages::end("build in memory and write");
             let written = Written::of(&data, bytes);
             return Ok((written, std::mem::take(&mut self.report)));
         }
         if !self.pending.is_empty() {
             self.spill()?;
         }
+        super::stages::end("runs");
         let runs = std::mem::take(&mut self.runs);
         let mut inputs = Vec::with_capacity(runs.len());
         for r in &runs {
@@ -296,10 +339,49 @@ impl<'a> ExternalBuild<'a> {
     }
 }
 
+/// Reads the games of `games` and sends them to `runs` a run at a time, each within
+/// `budget` bytes built unpruned (a game alone may exceed it), until the last or until the
+/// receiver is gone.
+fn decode_runs(
+    mut games: SpoolReader,
+    budget: u64,
+    plies: usize,
+    runs: &SyncSender<Result<Vec<GameRecord>, BookError>>,
+) {
+    let mut run = Vec::new();
+    let mut bytes = 0u64;
+    loop {
+        let g = match games.next() {
+            Ok(Some(g)) => g,
+            Ok(None) => break,
+            Err(e) => {
+                let _ = runs.send(Err(e));
+                return;
+            }
+        };
+        let (record, replayed) = footprint(&g, plies);
+        let size = record + replayed * per_ply(1);
+        if bytes + size > budget && !run.is_empty() {
+            if runs.send(Ok(std::mem::take(&mut run))).is_err() {
+                return;
+            }
+            bytes = 0;
+        }
+        bytes += size;
+        run.push(g);
+    }
+    if !run.is_empty() {
+        let _ = runs.send(Ok(run));
+    }
+}
+
 /// Whether a build of `options` uses `g`: from the start, and passing the filter.
 fn uses(options: &BuildOptions, g: &GameRecord) -> bool {
     g.start == crate::board::Position::START && options.filter().accepts(g)
 }
+
+/// Most positions a build counts in one game: the start and one a ply.
+const MAX_POSITIONS: usize = crate::book::options::MAX_PLIES as usize + 1;
 
 /// Calls `f` with the stable hash of each canonical position of `g` a build `plies` deep
 /// counts (as the build replays it; an illegal move ends it, the build reports it).

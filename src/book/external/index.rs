@@ -31,7 +31,7 @@ pub(super) struct MergedPositions {
 impl MergedPositions {
     /// Reads the keys of the `count` position records of `file`.
     pub fn read(file: &mut TempFile, count: usize) -> Result<MergedPositions, BookError> {
-        let mut input = BufReader::with_capacity(1 << 16, file.reopen()?);
+        let mut input = BufReader::with_capacity(super::temp::IO_BUFFER, file.reopen()?);
         let failed = |e| spill_error(&file.path, file.what, e);
         let mut keys = Vec::with_capacity(count);
         let mut r = [0u8; POS_SIZE];
@@ -104,8 +104,8 @@ impl<'a> TableFiles<'a> {
         let r = self.records.reopen().map_err(to_io)?;
         let m = self.moves.reopen().map_err(to_io)?;
         Ok(self.readers.insert((
-            BufReader::with_capacity(1 << 16, r),
-            BufReader::with_capacity(1 << 16, m),
+            BufReader::with_capacity(super::temp::IO_BUFFER, r),
+            BufReader::with_capacity(super::temp::IO_BUFFER, m),
         )))
     }
 }
@@ -225,7 +225,8 @@ impl MergedIndex {
             self.memory,
             out,
         )?;
-        let mut input = BufReader::with_capacity(1 << 16, records.reopen().map_err(to_io)?);
+        let mut input =
+            BufReader::with_capacity(super::temp::IO_BUFFER, records.reopen().map_err(to_io)?);
         let mut uses = vec![0u8; names];
         let mut failed = None;
         let lens = (0..games).map_while(|_| {
@@ -262,7 +263,8 @@ fn replay_entries(
     stop: &AtomicBool,
     f: &mut dyn FnMut(usize, Posting),
 ) -> io::Result<()> {
-    let mut input = BufReader::with_capacity(1 << 16, entries.reopen().map_err(to_io)?);
+    let mut input =
+        BufReader::with_capacity(super::temp::IO_BUFFER, entries.reopen().map_err(to_io)?);
     let mut b = [0u8; ENTRY_SIZE];
     for i in 0..total {
         if i % (1 << 20) == 0 && stop.load(Ordering::Relaxed) {

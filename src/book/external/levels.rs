@@ -68,36 +68,30 @@ pub(super) fn merge_levels(
         let mut next = Vec::new();
         let mut rest = inputs.into_iter().peekable();
         while rest.peek().is_some() {
-            let (group, owned): (Vec<Input>, Vec<bool>) = rest.by_ref().take(fan).unzip();
+            let group: Vec<(Input, bool)> = rest.by_ref().take(fan).collect();
             if group.len() == 1 {
-                next.extend(group.into_iter().zip(owned));
+                next.extend(group);
                 continue;
             }
             let dir = folder.path()?.to_path_buf();
             let path = dir.join(format!("merged-{made}.book"));
             made += 1;
             merge_inputs(
-                &group,
+                group,
                 MinGames::ONE,
                 memory,
                 &dir,
                 Target::Run(&path),
                 control,
             )?;
-            for (g, owned) in group.iter().zip(owned) {
-                if owned {
-                    let _ = std::fs::remove_file(&*g.name);
-                }
-            }
-            drop(group);
             next.push((Input::open(&path, false)?, true));
         }
         inputs = next;
     }
+    super::stages::end("merge levels");
     let dir = folder.path()?.to_path_buf();
-    let inputs: Vec<Input> = inputs.into_iter().map(|(i, _)| i).collect();
     merge_inputs(
-        &inputs,
+        inputs,
         min_games,
         memory,
         &dir,

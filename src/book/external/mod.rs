@@ -18,6 +18,7 @@ mod parts;
 mod positions;
 mod seen;
 mod spool;
+mod stages;
 mod temp;
 mod trie;
 mod written;

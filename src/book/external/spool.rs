@@ -101,7 +101,7 @@ impl Spool {
     pub fn reader(&mut self) -> Result<SpoolReader, BookError> {
         let path = self.file.path.clone();
         Ok(SpoolReader {
-            input: BufReader::with_capacity(1 << 16, self.file.reopen()?),
+            input: BufReader::with_capacity(super::temp::IO_BUFFER, self.file.reopen()?),
             files: Vec::new(),
             left: self.games,
             fail: Box::new(move |e| spill_error(&path, "the games read", e)),

@@ -6,6 +6,10 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// Bytes of buffer for each temporary file written or read back: large sequential reads
+/// and writes, so that a disk (or a page cache under pressure) sees few, long requests.
+pub(super) const IO_BUFFER: usize = 1 << 20;
+
 /// A temporary file being written, errors named by its folder and contents.
 pub(crate) struct TempFile {
     pub(super) path: PathBuf,
@@ -24,7 +28,7 @@ impl TempFile {
         Ok(TempFile {
             path,
             what,
-            out: Some(BufWriter::with_capacity(1 << 16, file)),
+            out: Some(BufWriter::with_capacity(IO_BUFFER, file)),
         })
     }
 

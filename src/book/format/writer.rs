@@ -284,7 +284,8 @@ pub fn encode_with(data: &BookData, index_memory: usize) -> Result<Vec<u8>, Book
 /// Writes `data` to a new file `path` as it is (no temporary name, no sync: for the
 /// temporary runs of a build, which nothing reads if it is killed).
 pub(crate) fn write_plain(path: &Path, data: &BookData) -> io::Result<u64> {
-    let mut w = io::BufWriter::with_capacity(1 << 16, std::fs::File::create(path)?);
+    // Runs are tens of megabytes written in one go: long sequential writes.
+    let mut w = io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
     // A run is read back only to be merged: its games need no index.
     let n = write_data(&mut w, data, None).map_err(|e| match e {
         BookError::Io { source, .. } => source,

@@ -94,11 +94,12 @@ pub type Lookup<'a> = &'a (dyn Fn(Key) -> Option<usize> + Sync);
 
 /// Calls its argument with every entry of an index, in table order (see
 /// [`IndexPlan::write_from`]).
-pub type EntryPass<'a> = &'a mut dyn FnMut(&mut dyn FnMut(usize, Posting)) -> std::io::Result<()>;
+pub type EntryPass<'a> =
+    &'a mut dyn FnMut(&mut (dyn FnMut(usize, Posting) + Send)) -> std::io::Result<()>;
 
 /// The games an index is made of, read in table order a batch at a time, as many times as
 /// the index needs (a [`GameTable`] in memory, or a table being written, read from a file).
-pub trait IndexSource {
+pub trait IndexSource: Send {
     /// Games in the table.
     fn games(&self) -> usize;
     /// Appends the result and move codes of each game of `range` to `out`; a pass over the
@@ -157,7 +158,7 @@ impl IndexPlan {
         positions: usize,
         max_discs: u32,
         lookup: Lookup<'_>,
-        each: &mut dyn FnMut(usize, Posting),
+        each: &mut (dyn FnMut(usize, Posting) + Send),
     ) -> std::io::Result<IndexPlan> {
         let mut counts = vec![0u64; positions + 1];
         for_each_occurrence(source, max_discs, lookup, &mut |p, e| {
@@ -264,30 +265,56 @@ pub fn mark_uses(uses: &mut [u8], black: u32, white: u32, event: u32, source: u3
 
 /// Calls `f(position, entry)` for every book position each game of `source` reaches (the
 /// first time it does), games in table order, plies in order. Games are replayed in
-/// parallel a batch at a time; a game that does not replay stops where it fails.
+/// parallel a batch at a time; a game that does not replay stops where it fails. While a
+/// batch is replayed, one worker reads the next and gives the entries of the one before
+/// to `f`, in order (the sequential part of the pass overlaps the parallel one).
 fn for_each_occurrence(
     source: &mut dyn IndexSource,
     max_discs: u32,
     lookup: Lookup<'_>,
-    f: &mut dyn FnMut(usize, Posting),
+    f: &mut (dyn FnMut(usize, Posting) + Send),
 ) -> std::io::Result<()> {
     let games = source.games();
+    let batch_of = |start: usize| start..(start + BATCH_GAMES).min(games);
     let mut batch = Vec::with_capacity(BATCH_GAMES.min(games));
+    let mut next = Vec::with_capacity(BATCH_GAMES.min(games));
+    if games > 0 {
+        source.read(batch_of(0), &mut batch)?;
+    }
+    let mut found: Vec<Vec<(usize, Posting)>> = Vec::new();
     let mut start = 0;
     while start < games {
-        let end = (start + BATCH_GAMES).min(games);
-        batch.clear();
-        source.read(start..end, &mut batch)?;
-        let found: Vec<Vec<(usize, Posting)>> = batch
-            .par_iter()
-            .enumerate()
-            .with_min_len(256)
-            .map(|(k, (result, codes))| occurrences(start + k, *result, codes, max_discs, lookup))
-            .collect();
-        for (p, e) in found.into_iter().flatten() {
-            f(p, e);
-        }
+        let end = batch_of(start).end;
+        let earlier = std::mem::take(&mut found);
+        let (replayed, read) = rayon::join(
+            || {
+                batch
+                    .par_iter()
+                    .enumerate()
+                    .with_min_len(256)
+                    .map(|(k, (result, codes))| {
+                        occurrences(start + k, *result, codes, max_discs, lookup)
+                    })
+                    .collect::<Vec<_>>()
+            },
+            || {
+                for (p, e) in earlier.into_iter().flatten() {
+                    f(p, e);
+                }
+                next.clear();
+                if end < games {
+                    source.read(batch_of(end), &mut next)?;
+                }
+                Ok::<(), std::io::Error>(())
+            },
+        );
+        read?;
+        found = replayed;
+        std::mem::swap(&mut batch, &mut next);
         start = end;
+    }
+    for (p, e) in found.into_iter().flatten() {
+        f(p, e);
     }
     Ok(())
 }
@@ -301,16 +328,35 @@ fn occurrences(
     max_discs: u32,
     lookup: Lookup<'_>,
 ) -> Vec<(usize, Posting)> {
-    let mut out = Vec::with_capacity(MAX_OCCURRENCES.min(codes.len() + 1));
+    // The game is replayed first and its positions looked up after: the lookups do not
+    // wait on one another, so their cache misses (a table of millions of keys) overlap.
+    let none = Key {
+        player: 0,
+        opponent: 0,
+    };
+    let mut replayed = [(none, 0u8); MAX_OCCURRENCES];
+    let mut n = 0;
     let mut board = Board::START;
-    let mut last = None;
-    for ply in 0..=codes.len() {
+    for ply in 0..=codes.len().min(MAX_OCCURRENCES - 1) {
         let discs = (board.player().0 | board.opponent().0).count_ones();
         if discs > max_discs {
             break;
         }
         let c = Canonical::of(&board);
-        let here = lookup(c.key);
+        replayed[n] = (c.key, c.syms.trailing_zeros() as u8 & 7);
+        n += 1;
+        let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
+            break;
+        };
+        match board.play_move(next) {
+            Ok(b) => board = b,
+            Err(_) => break,
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut last = None;
+    for (ply, &(key, sym)) in replayed[..n].iter().enumerate() {
+        let here = lookup(key);
         // The same discs after a pass may be the same position: the first ply counts.
         if let Some(p) = here.filter(|_| here != last) {
             out.push((
@@ -319,19 +365,12 @@ fn occurrences(
                     game: i as u32,
                     ply: ply as u8,
                     next: codes.get(ply).copied().unwrap_or(NO_NEXT),
-                    sym: c.syms.trailing_zeros() as u8 & 7,
+                    sym,
                     result,
                 },
             ));
         }
         last = here;
-        let Some(next) = codes.get(ply).and_then(|&c| code_move(c)) else {
-            break;
-        };
-        match board.play_move(next) {
-            Ok(b) => board = b,
-            Err(_) => break,
-        }
     }
     out
 }
