@@ -38,7 +38,7 @@ fn ffo(id: usize) -> Board {
 fn bench(c: &mut Criterion) {
     let options = EngineOptions {
         threads: ThreadCount::ONE,
-        hash_mb: 64,
+        hash_mb: othbook::engine::HashSize::of(64),
     };
     let mut engine = Engine::with_evaluator(options, AnyEval::default());
     let mut g = c.benchmark_group("engine");

@@ -430,7 +430,7 @@ fn explore_depth_scores_every_legal_move_as_the_engine_does() {
         // The same scores as the library's engine, turned into black minus white.
         let engine = Engine::new(EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: 64,
+            hash_mb: othbook::engine::HashSize::of(64),
         });
         let a = engine
             .analyze(

@@ -49,7 +49,7 @@ fn positions(seed: u64, games: usize, step: usize) -> Vec<Board> {
 fn engine(threads: usize) -> Engine {
     Engine::new(EngineOptions {
         threads: ThreadCount::new(threads).unwrap(),
-        hash_mb: 16,
+        hash_mb: othbook::engine::HashSize::of(16),
     })
 }
 

@@ -40,7 +40,7 @@ fn problems() -> Vec<Problem> {
 fn check(ids: std::ops::RangeInclusive<usize>, threads: usize) {
     let engine = Engine::new(EngineOptions {
         threads: ThreadCount::new(threads).unwrap(),
-        hash_mb: 64,
+        hash_mb: othbook::engine::HashSize::of(64),
     });
     let all = problems();
     assert_eq!(all.len(), 59);
@@ -104,7 +104,7 @@ fn ffo_50_to_59_exact() {
 fn regression_search_to_the_end_ran_every_midgame_depth_before_solving() {
     let mut engine = Engine::new(EngineOptions {
         threads: ThreadCount::ONE,
-        hash_mb: 64,
+        hash_mb: othbook::engine::HashSize::of(64),
     });
     let (mut exact, mut to_end, mut timed) = (0u64, 0u64, 0u64);
     for p in problems().iter().filter(|p| p.id <= 19) {
@@ -145,7 +145,7 @@ fn regression_timed_search_ran_midgame_to_8_plies_short_before_solving() {
         .expect("FFO #39");
     let engine = Engine::new(EngineOptions {
         threads: ThreadCount::new(2).unwrap(),
-        hash_mb: 64,
+        hash_mb: othbook::engine::HashSize::of(64),
     });
     let limits = Limits {
         time: Some(Duration::from_secs(600)),

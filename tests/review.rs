@@ -19,7 +19,7 @@ const WTHOR_2000: &str = "../shared/data/wthor/WTH_2000.wtb";
 fn engine() -> Engine {
     Engine::new(EngineOptions {
         threads: ThreadCount::ONE,
-        hash_mb: 16,
+        hash_mb: othbook::engine::HashSize::of(16),
     })
 }
 

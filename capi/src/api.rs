@@ -7,7 +7,7 @@ use crate::types::{
 use othbook::board::{play_line, Position};
 use othbook::book::OpenOptions;
 use othbook::engine::{
-    Depth, EngineOptions, Limits, Mode, RequestError, ThreadCount, MAX_HASH_MB, MAX_THREADS_ASKED,
+    Depth, EngineOptions, HashSize, Limits, Mode, RequestError, ThreadCount, MAX_THREADS_ASKED,
 };
 use othbook::report::explore::ExploreQuery;
 use othbook::report::{ExploreReport, ProbeReport};
@@ -335,12 +335,7 @@ pub unsafe extern "C" fn othbook_engine_new(
 ) -> *mut OthbookEngine {
     let mut handle = std::ptr::null_mut();
     let s = guard(|| {
-        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-            return Err((
-                OTHBOOK_ERR_ARGUMENT,
-                format!("hash {hash_mb} is out of range: use 1 to {MAX_HASH_MB} MiB"),
-            ));
-        }
+        let hash_mb = HashSize::new(hash_mb).map_err(|e| (OTHBOOK_ERR_ARGUMENT, e.to_string()))?;
         let engine = othbook::engine::Engine::try_new(EngineOptions {
             threads: ThreadCount::ONE,
             hash_mb,

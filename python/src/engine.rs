@@ -6,8 +6,8 @@ use crate::board::position_of;
 use crate::errors;
 use othbook::board::Position;
 use othbook::engine::{
-    Analysis, Depth, EngineOptions, Limits, Mode, RequestError, ScoreKind, Selectivity,
-    ThreadCount, MAX_HASH_MB, SCALE,
+    Analysis, Depth, EngineOptions, HashSize, Limits, Mode, RequestError, ScoreKind, Selectivity,
+    ThreadCount, SCALE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString};
@@ -229,11 +229,7 @@ impl Engine {
     #[new]
     #[pyo3(signature = (hash_mb=64))]
     fn new(hash_mb: usize) -> PyResult<Engine> {
-        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-            return Err(errors::argument(format!(
-                "hash {hash_mb} is out of range: use 1 to {MAX_HASH_MB} MiB"
-            )));
-        }
+        let hash_mb = HashSize::new(hash_mb).map_err(|e| errors::argument(e.to_string()))?;
         let engine = othbook::engine::Engine::try_new(EngineOptions {
             threads: ThreadCount::ONE,
             hash_mb,

@@ -191,7 +191,7 @@ fn retired_algo(algo: &str) -> Result<()> {
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let threads = threads_arg(args.threads)?;
-    check_hash(args.hash)?;
+    let hash = check_hash(args.hash)?;
     retired_algo(&args.algo)?;
     let time = match args.time.clone() {
         None => None,
@@ -214,7 +214,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let engine = Engine::try_with_evaluator(
         EngineOptions {
             threads,
-            hash_mb: args.hash,
+            hash_mb: hash,
         },
         AnyEval::new(args.eval),
     )

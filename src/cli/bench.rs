@@ -94,18 +94,18 @@ fn ffo_range_arg(text: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
-    check_hash(args.hash)?;
+    let hash = check_hash(args.hash)?;
     if args.values.values {
         let threads = super::common::threads_arg(args.threads)?;
-        return super::bench_values::run(&args.values, threads, args.hash, args.json, out);
+        return super::bench_values::run(&args.values, threads, hash, args.json, out);
     }
     let threads = super::common::threads_arg(Some(args.threads.unwrap_or(1)))?;
     if args.quality.quality {
-        return super::bench_quality::run(&args.quality, args.hash, args.json, out);
+        return super::bench_quality::run(&args.quality, hash, args.json, out);
     }
     let mut engine = Engine::try_new(EngineOptions {
         threads,
-        hash_mb: args.hash,
+        hash_mb: hash,
     })
     .map_err(|e| bad(e.to_string()))?;
     // Read before anything is searched, so that a wrong path fails at once.

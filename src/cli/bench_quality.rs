@@ -17,7 +17,7 @@ use anyhow::{bail, Context, Result};
 use othbook::board::Position;
 use othbook::data_file::DataFile;
 use othbook::engine::{
-    Depth, Engine, EngineOptions, Limits, PatternEval, Selectivity, ThreadCount, SCALE,
+    Depth, Engine, EngineOptions, HashSize, Limits, PatternEval, Selectivity, ThreadCount, SCALE,
 };
 use othbook::train::holdout::{is_held_out, position_at, scored_at_24, spread, Scored, EVERY};
 use othbook::train::label::{value, LabelOptions, LabelSettings};
@@ -241,7 +241,7 @@ fn accuracy(
 }
 
 /// Runs the measurement.
-pub fn measure(args: &QualityArgs, hash_mb: usize) -> Result<QualityReport> {
+pub fn measure(args: &QualityArgs, hash_mb: HashSize) -> Result<QualityReport> {
     let start = Instant::now();
     let eval = match &args.eval {
         Some(p) => PatternEval::load(p)?,
@@ -362,7 +362,7 @@ fn label_accuracy(
 }
 
 /// `othbook bench --quality`.
-pub fn run(args: &QualityArgs, hash_mb: usize, json: bool, out: &mut impl Write) -> Result<()> {
+pub fn run(args: &QualityArgs, hash_mb: HashSize, json: bool, out: &mut impl Write) -> Result<()> {
     let r = measure(args, hash_mb)?;
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;

@@ -15,7 +15,9 @@ use anyhow::Result;
 use othbook::board::{Bitboard, Board, Move};
 use othbook::book::key::{equivalent_moves, stable_hash, Key};
 use othbook::book::{board_of, Book, Leaf, Score, ValueKind};
-use othbook::engine::{Depth, Engine, EngineOptions, Selectivity, ThreadCount, MAX_DEPTH};
+use othbook::engine::{
+    Depth, Engine, EngineOptions, HashSize, Selectivity, ThreadCount, MAX_DEPTH,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -245,7 +247,7 @@ pub fn search_all(
 }
 
 /// Runs the measurement.
-pub fn measure(args: &ValuesArgs, threads: ThreadCount, hash_mb: usize) -> Result<ValuesReport> {
+pub fn measure(args: &ValuesArgs, threads: ThreadCount, hash_mb: HashSize) -> Result<ValuesReport> {
     let start = Instant::now();
     let path = args
         .book
@@ -310,7 +312,7 @@ pub fn measure(args: &ValuesArgs, threads: ThreadCount, hash_mb: usize) -> Resul
 pub fn run(
     args: &ValuesArgs,
     threads: ThreadCount,
-    hash_mb: usize,
+    hash_mb: HashSize,
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {

@@ -7,7 +7,7 @@ use othbook::board::Move;
 use othbook::book::key::Key;
 use othbook::book::EvalInfo;
 use othbook::book::Score;
-use othbook::engine::{Depth, Limits, Selectivity, SCALE};
+use othbook::engine::{Depth, HashSize, Limits, Selectivity, SCALE};
 use serde::Serialize;
 use std::io::Write;
 
@@ -20,8 +20,8 @@ pub struct Reference {
     pub depth: Depth,
     /// Multi-ProbCut level of those searches.
     pub selectivity: Selectivity,
-    /// Transposition table per worker, MiB.
-    pub hash_mb: usize,
+    /// Transposition table per worker.
+    pub hash_mb: HashSize,
 }
 
 impl Reference {

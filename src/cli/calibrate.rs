@@ -6,7 +6,7 @@ use super::output_path::{claim, Output};
 use anyhow::{Context, Result};
 use othbook::board::Board;
 use othbook::engine::selectivity::{END_MAX_EMPTIES, END_MIN_EMPTIES, MID_BANDS};
-use othbook::engine::{Engine, EngineOptions, PatternEval, SearchEval, ThreadCount};
+use othbook::engine::{Engine, EngineOptions, HashSize, PatternEval, SearchEval, ThreadCount};
 use othbook::train::probcut_calibration::{
     fit_all, measure_endgame, measure_midgame, sample_positions, samples_tsv, EndSample, MidSample,
     MIN_FIT_SAMPLES,
@@ -123,7 +123,7 @@ fn probcut(args: ProbcutArgs, out: &mut impl Write) -> Result<()> {
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: 16,
+            hash_mb: HashSize::of(16),
         },
         eval,
     )?;

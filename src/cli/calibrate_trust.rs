@@ -5,7 +5,7 @@
 use super::common::bad;
 use super::output_path::{claim, Claimed, Output};
 use anyhow::{Context, Result};
-use othbook::engine::{Engine, EngineOptions, PatternEval, Selectivity, ThreadCount};
+use othbook::engine::{Engine, EngineOptions, HashSize, PatternEval, Selectivity, ThreadCount};
 use othbook::train::{chances, errors};
 use othbook::transcript::{ingest, GameRecord, IngestOptions};
 use std::io::Write;
@@ -112,7 +112,7 @@ fn engine() -> Result<Engine<PatternEval>> {
     Ok(Engine::try_with_evaluator(
         EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: 16,
+            hash_mb: HashSize::of(16),
         },
         PatternEval::default(),
     )?)

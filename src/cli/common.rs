@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use othbook::board::{parse_moves, Move, Position};
-use othbook::engine::{Depth, ThreadCount, MAX_HASH_MB};
+use othbook::engine::{Depth, HashSize, ThreadCount};
 use othbook::report::query::{QueryError, Target};
 use std::path::Path;
 
@@ -251,15 +251,9 @@ pub fn request_error(
     }
 }
 
-/// Checks a `--hash` size in MiB.
-pub fn check_hash(mb: usize) -> Result<()> {
-    if (1..=MAX_HASH_MB).contains(&mb) {
-        Ok(())
-    } else {
-        Err(bad(format!(
-            "--hash {mb} is out of range: use 1 to {MAX_HASH_MB} MiB"
-        )))
-    }
+/// A `--hash` size in MiB, checked once into the engine's [`HashSize`].
+pub fn check_hash(mb: usize) -> Result<HashSize> {
+    HashSize::new(mb).map_err(|e| bad(format!("--{e}")))
 }
 
 /// Output styles of the book queries.

@@ -16,7 +16,7 @@ use othbook::board::Position;
 use othbook::book::games::ratings::Ratings;
 use othbook::book::games::{GameExcerpt, PositionGames};
 use othbook::book::{Book, GameFilter, GameTable, GamesQuery, RatedChoice};
-use othbook::engine::{Depth, EngineOptions, ThreadCount};
+use othbook::engine::{Depth, EngineOptions, HashSize, ThreadCount};
 use othbook::report::explore::{ExploreGames, ExploreQuery};
 use othbook::report::history::{HistoryError, YearHistory};
 use othbook::report::query::{GameOrder, RatingQuery};
@@ -90,7 +90,7 @@ pub struct Args {
 }
 
 /// Table size for `--depth`: the searches are short, and a small table is quick to set up.
-const EVAL_HASH_MB: usize = 64;
+const EVAL_HASH_MB: HashSize = HashSize::of(64);
 
 /// The engine's score of every legal move of `pos` (`--depth`), with a spinner on a
 /// terminal; `None` when the game is over.

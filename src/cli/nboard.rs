@@ -2,7 +2,7 @@
 
 use super::common::bad;
 use anyhow::Result;
-use othbook::engine::{Depth, Engine, EngineOptions, MAX_HASH_MB};
+use othbook::engine::{Depth, Engine, EngineOptions};
 use othbook::play::book_choice::BookSetting;
 use othbook::protocol::nboard::NboardServer;
 use othbook::wire::seconds::Seconds;
@@ -57,12 +57,10 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         .within(0.001, 3600.0)
         .map_err(|e| bad(format!("--time: {e}")))?;
     let threads = super::common::threads_arg(Some(args.threads))?;
-    if !(1..=MAX_HASH_MB).contains(&args.hash) {
-        return Err(bad(format!("--hash must be 1 to {MAX_HASH_MB} MiB")));
-    }
+    let hash = super::common::check_hash(args.hash)?;
     let engine = Engine::try_new(EngineOptions {
         threads,
-        hash_mb: args.hash,
+        hash_mb: hash,
     })
     .map_err(|e| bad(e.to_string()))?;
     let book = if args.no_book {

@@ -4,7 +4,7 @@ use super::common::{bad, check_solve_size};
 use anyhow::Result;
 use othbook::board::{Move, Position};
 use othbook::engine::{
-    Analysis, AnyEval, Engine, EngineOptions, EvalKind, Limits, ScoreKind, SCALE,
+    Analysis, AnyEval, Engine, EngineOptions, EvalKind, HashSize, Limits, ScoreKind, SCALE,
 };
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -49,9 +49,10 @@ pub struct Args {
 /// A table that fits the largest solve: a bigger one is not filled by a short solve, and the
 /// kernel's zeroing of its pages cost a 20-empties solve (FFO #40) a quarter of its time at
 /// 256 MiB.
-fn default_hash_mb(empties: impl Iterator<Item = u32>) -> usize {
+fn default_hash_mb(empties: impl Iterator<Item = u32>) -> HashSize {
     let most = empties.max().unwrap_or(0);
-    32usize << most.saturating_sub(20).min(3)
+    // 32 to 256 MiB, within the bound.
+    HashSize::of(32usize << most.saturating_sub(20).min(3))
 }
 
 struct Task {
@@ -83,10 +84,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         check_solve_size(t.position.board.empty_count(), args.force, &t.label)?;
     }
     let hash = match args.hash {
-        Some(mb) => {
-            super::common::check_hash(mb)?;
-            mb
-        }
+        Some(mb) => super::common::check_hash(mb)?,
         None => default_hash_mb(tasks.iter().map(|t| t.position.board.empty_count())),
     };
     let engine = Engine::try_with_evaluator(
@@ -330,12 +328,12 @@ mod tests {
 
     #[test]
     fn default_hash_grows_with_the_largest_solve() {
-        assert_eq!(default_hash_mb([14, 20].into_iter()), 32);
-        assert_eq!(default_hash_mb([20, 21].into_iter()), 64);
-        assert_eq!(default_hash_mb([22].into_iter()), 128);
-        assert_eq!(default_hash_mb([23, 18].into_iter()), 256);
-        assert_eq!(default_hash_mb([36].into_iter()), 256);
-        assert_eq!(default_hash_mb(std::iter::empty()), 32);
+        assert_eq!(default_hash_mb([14, 20].into_iter()).mb(), 32);
+        assert_eq!(default_hash_mb([20, 21].into_iter()).mb(), 64);
+        assert_eq!(default_hash_mb([22].into_iter()).mb(), 128);
+        assert_eq!(default_hash_mb([23, 18].into_iter()).mb(), 256);
+        assert_eq!(default_hash_mb([36].into_iter()).mb(), 256);
+        assert_eq!(default_hash_mb(std::iter::empty()).mb(), 32);
     }
 
     fn mv(m: &str) -> Move {

@@ -283,7 +283,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     let claimed = claim(args.out.require_file("--out", LABELS)?)?;
     let out_path = claimed.path();
     super::common::distinct_files(&args.inputs, &[out_path])?;
-    super::common::check_hash(args.hash)?;
+    let hash = super::common::check_hash(args.hash)?;
     let opts = label_options(&args)?;
     let eval = match &args.eval {
         Some(p) => PatternEval::load(p)?,
@@ -292,7 +292,7 @@ fn run_label(args: LabelArgs, out: &mut impl Write) -> Result<()> {
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: args.hash,
+            hash_mb: hash,
         },
         eval,
     )

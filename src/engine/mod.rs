@@ -30,7 +30,7 @@ pub use selectivity::Selectivity;
 pub use thread_count::{max_threads, ThreadCount, ThreadCountError, MAX_THREADS_ASKED};
 pub use tt::TranspositionTable;
 pub(crate) use units::INF;
-pub use units::{MAX_DEPTH, MAX_HASH_MB, SCALE};
+pub use units::{HashSize, HashSizeError, MAX_DEPTH, MAX_HASH_MB, SCALE};
 
 use crate::board::Board;
 use run::Search;
@@ -43,15 +43,15 @@ pub struct EngineOptions {
     /// Search threads (Lazy SMP over the shared table), checked and capped when the count
     /// was built.
     pub threads: ThreadCount,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
+    /// Transposition table size, checked when it was built.
+    pub hash_mb: HashSize,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: 64,
+            hash_mb: HashSize::of(64),
         }
     }
 }
@@ -109,11 +109,12 @@ impl<E: SearchEval> Engine<E> {
     /// [`Engine::with_evaluator`], or an error when the table's memory cannot be had (a
     /// `hash_mb` beyond what the machine gives).
     pub fn try_with_evaluator(options: EngineOptions, eval: E) -> Result<Engine<E>, EngineError> {
-        let tt =
-            TranspositionTable::try_new(options.hash_mb).map_err(|e| EngineError::NoMemory {
-                mb: options.hash_mb,
+        let tt = TranspositionTable::try_new(options.hash_mb.mb()).map_err(|e| {
+            EngineError::NoMemory {
+                mb: options.hash_mb.mb(),
                 reason: e.to_string(),
-            })?;
+            }
+        })?;
         Ok(Engine {
             options,
             tt,
@@ -229,19 +230,34 @@ mod tests {
     use super::*;
 
     /// `--hash 65536` on a machine without 64 GiB panicked with a backtrace: an engine
-    /// whose table cannot be had is an error naming its size.
+    /// whose table cannot be had is an error naming its size (a machine with 64 GiB to
+    /// spare builds it).
     #[test]
     fn regression_an_engine_too_large_for_the_machine_panicked() {
-        let Err(e) = Engine::try_new(EngineOptions {
-            hash_mb: 1 << 40,
+        let built = Engine::try_new(EngineOptions {
+            hash_mb: HashSize::of(MAX_HASH_MB),
             ..EngineOptions::default()
-        }) else {
-            panic!("an engine with an exbibyte table was built");
-        };
-        assert!(
-            e.to_string()
-                .contains("1099511627776 MiB transposition table"),
-            "{e}"
+        });
+        if let Err(e) = built {
+            assert!(
+                e.to_string().contains("65536 MiB transposition table"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn hash_sizes_are_checked_once_when_built() {
+        assert_eq!(HashSize::new(0), Err(HashSizeError { mb: 0 }));
+        assert_eq!(
+            HashSize::new(MAX_HASH_MB + 1).unwrap_err().mb,
+            MAX_HASH_MB + 1
+        );
+        assert_eq!(HashSize::new(1).unwrap().mb(), 1);
+        assert_eq!(HashSize::new(MAX_HASH_MB).unwrap().mb(), MAX_HASH_MB);
+        assert_eq!(
+            HashSizeError { mb: 0 }.to_string(),
+            "hash 0 is out of range: use 1 to 65536 MiB"
         );
     }
 
@@ -251,7 +267,7 @@ mod tests {
     fn regression_threads_1000_stretched_the_time_limit() {
         let engine = Engine::new(EngineOptions {
             threads: ThreadCount::new(1000).unwrap(),
-            hash_mb: 1,
+            hash_mb: HashSize::of(1),
         });
         assert!(engine.options().threads.used() <= max_threads());
     }

@@ -173,7 +173,7 @@ pub fn search_leaves<E: From<EngineError>>(
         .map(|_| {
             Engine::try_new(EngineOptions {
                 threads: ThreadCount::ONE,
-                hash_mb: run.settings.hash_mb(),
+                hash_mb: run.settings.hash(),
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

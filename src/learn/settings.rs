@@ -2,7 +2,7 @@
 
 use crate::book::key::{stable_hash, Key};
 use crate::book::EvalInfo;
-use crate::engine::{Depth, Limits, Selectivity, MAX_DEPTH};
+use crate::engine::{Depth, HashSize, Limits, Selectivity, MAX_DEPTH};
 use std::str::FromStr;
 
 /// The largest enhancement window, in discs: the whole score range.
@@ -51,7 +51,7 @@ pub enum SettingsError {
 pub struct LeafSettings {
     depth: Depth,
     exact_from: u8,
-    hash_mb: usize,
+    hash: HashSize,
     selectivity: Selectivity,
 }
 
@@ -89,13 +89,14 @@ impl LeafSettings {
         if exact_from > 30 {
             return Err(SettingsError::ExactFrom(exact_from));
         }
-        if !(1..=4096).contains(&hash_mb) {
+        // A leaf's table is cleared before each search: 4 GiB at most, within the engine's bound.
+        let Some(hash) = HashSize::new(hash_mb).ok().filter(|h| h.mb() <= 4096) else {
             return Err(SettingsError::Hash(hash_mb));
-        }
+        };
         Ok(LeafSettings {
             depth: checked,
             exact_from: exact_from as u8,
-            hash_mb,
+            hash,
             selectivity: Selectivity::EXACT,
         })
     }
@@ -140,7 +141,13 @@ impl LeafSettings {
     /// Transposition table per search, MiB.
     #[must_use]
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        self.hash.mb()
+    }
+
+    /// Transposition table per search, as the engine takes it.
+    #[must_use]
+    pub fn hash(&self) -> HashSize {
+        self.hash
     }
 
     /// What the book's header records.

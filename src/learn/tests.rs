@@ -194,7 +194,7 @@ fn leaves_matching(data: &BookData, depth: u32, sel: Selectivity) -> (usize, usi
     let graph = Graph::of(data);
     let mut engine = Engine::new(EngineOptions {
         threads: ThreadCount::ONE,
-        hash_mb: 1,
+        hash_mb: crate::engine::HashSize::of(1),
     });
     let (mut same, mut all) = (0, 0);
     for (p, node) in data.positions.iter().zip(&graph.nodes) {

@@ -4,7 +4,8 @@
 use crate::board::{Board, Move};
 use crate::book::Book;
 use crate::engine::{
-    AnyEval, Depth, Engine, EngineOptions, EvalKind, Limits, ScoreKind, Selectivity, ThreadCount,
+    AnyEval, Depth, Engine, EngineOptions, EvalKind, HashSize, Limits, ScoreKind, Selectivity,
+    ThreadCount,
 };
 use crate::play::book_choice::{choose, BookPick, BookReason};
 use crate::play::{Budget, Choice, GameState, Player, PlayerError};
@@ -38,7 +39,7 @@ impl EnginePlayer {
     /// `hash_mb` MiB table (an error when the memory cannot be had).
     pub fn new(
         threads: ThreadCount,
-        hash_mb: usize,
+        hash_mb: HashSize,
         time: Option<Duration>,
         depth: Option<Depth>,
         eval: EvalKind,

@@ -10,7 +10,7 @@
 //! engine, `better`, `gtp:` and `nboard:` players, the book and randomness options) and
 //! builds match [`Player`]s from both.
 
-use crate::engine::{Depth, EvalKind, Selectivity, ThreadCount, MAX_HASH_MB};
+use crate::engine::{Depth, EvalKind, HashSize, Selectivity, ThreadCount, MAX_HASH_MB};
 use crate::play::book_choice::{parse_randomness, BookSetting};
 use crate::play::engine_player::{BetterPlayer, EnginePlayer};
 use crate::play::gtp_client::{GtpPlayer, DEFAULT_COMMAND_TIMEOUT};
@@ -202,7 +202,7 @@ pub struct Settings {
     /// Search threads.
     pub threads: Option<ThreadCount>,
     /// Table size in MiB.
-    pub hash: Option<usize>,
+    pub hash: Option<HashSize>,
     /// Opening book (as written, for the name).
     pub book: Option<String>,
     /// Evaluation.
@@ -315,8 +315,14 @@ impl Settings {
                 Err(_) => return Err(num("number")),
             },
             Opt::Hash => match v.parse::<usize>() {
-                Ok(h) if (1..=MAX_HASH_MB).contains(&h) => self.hash = Some(h),
-                Ok(_) => return Err(err(format!("hash must be 1 to {MAX_HASH_MB} MiB"))),
+                Ok(h) => {
+                    self.hash = Some(HashSize::new(h).map_err(|e| {
+                        err(format!(
+                            "{} is out of range: use 1 to {MAX_HASH_MB} MiB",
+                            e.mb
+                        ))
+                    })?)
+                }
                 Err(_) => return Err(num("number")),
             },
             Opt::Book => self.book = Some(v.to_string()),
@@ -457,7 +463,7 @@ impl fmt::Display for Settings {
                 Opt::Time => self.time.map(|t| t.as_secs_f64().to_string()),
                 Opt::Depth => self.depth.map(|d| d.to_string()),
                 Opt::Threads => self.threads.map(|t| t.asked().to_string()),
-                Opt::Hash => self.hash.map(|h| h.to_string()),
+                Opt::Hash => self.hash.map(|h| h.mb().to_string()),
                 Opt::Book => self.book.clone(),
                 Opt::Eval => self.eval.map(|e| e.to_string()),
                 Opt::BookRandomness => self.book_randomness.map(|r| r.to_string()),
@@ -543,7 +549,7 @@ impl PlayerSpec {
             PlayerSpec::Engine(s) => Box::new(
                 EnginePlayer::new(
                     s.threads.unwrap_or(ThreadCount::ONE),
-                    s.hash.unwrap_or(64),
+                    s.hash.unwrap_or(HashSize::of(64)),
                     s.time,
                     s.depth,
                     s.eval.unwrap_or_default(),
@@ -654,15 +660,28 @@ mod tests {
             panic!("{spec:?}")
         };
         assert_eq!(s.selectivity, Some("95".parse().unwrap()));
-        let p = EnginePlayer::new(ThreadCount::ONE, 1, s.time, None, EvalKind::Hand)
-            .unwrap()
-            .with_selectivity(s.selectivity.unwrap());
+        let p = EnginePlayer::new(
+            ThreadCount::ONE,
+            HashSize::of(1),
+            s.time,
+            None,
+            EvalKind::Hand,
+        )
+        .unwrap()
+        .with_selectivity(s.selectivity.unwrap());
         assert_eq!(
             p.limits(Budget::default()).selectivity,
             "95".parse().unwrap()
         );
         assert!(p.name().contains("selectivity=95%"), "{}", p.name());
-        let plain = EnginePlayer::new(ThreadCount::ONE, 1, s.time, None, EvalKind::Hand).unwrap();
+        let plain = EnginePlayer::new(
+            ThreadCount::ONE,
+            HashSize::of(1),
+            s.time,
+            None,
+            EvalKind::Hand,
+        )
+        .unwrap();
         assert_eq!(
             plain.limits(Budget::default()).selectivity,
             Selectivity::default()
@@ -705,6 +724,8 @@ mod tests {
             "better:selectivity=73",
             "nboard:selectivity=73:ntest",
             "engine:threads=0",
+            "engine:hash=0",
+            "engine:hash=65537",
             "alphabeta:time=1e300",
             "nboard:",
             "nboard:depth=12:",

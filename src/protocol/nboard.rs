@@ -568,7 +568,7 @@ mod tests {
 
     fn server() -> NboardServer {
         let engine = Engine::new(EngineOptions {
-            hash_mb: 1,
+            hash_mb: crate::engine::HashSize::of(1),
             ..EngineOptions::default()
         });
         NboardServer::new(engine, Depth::of(20), Duration::from_secs(5))

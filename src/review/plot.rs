@@ -275,7 +275,7 @@ mod tests {
         let opts = ReviewOptions::new(Effort::Depth(crate::engine::Depth::of(2)), 0).unwrap();
         let engine = Engine::new(EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: 1,
+            hash_mb: crate::engine::HashSize::of(1),
         });
         review(&input, &engine, None, &opts, |_, _| {}).unwrap()
     }

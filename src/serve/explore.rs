@@ -5,7 +5,7 @@
 use crate::board::{format_moves, Move, Position};
 use crate::book::games::PositionGames;
 use crate::book::{Book, BookError};
-use crate::engine::{Depth, EngineError, EngineOptions, ThreadCount};
+use crate::engine::{Depth, EngineError, EngineOptions, HashSize, ThreadCount};
 use crate::openings::Openings;
 use crate::report::explore::{ExploreGames, ExploreQuery};
 use crate::report::query::Target;
@@ -38,7 +38,7 @@ pub struct ExploreAnswer {
 pub fn search(
     pos: &Position,
     depth: Depth,
-    hash_mb: usize,
+    hash_mb: HashSize,
     stop: &AtomicBool,
 ) -> Result<Option<MoveScores>, EngineError> {
     let options = EngineOptions {

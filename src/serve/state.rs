@@ -5,7 +5,7 @@ use super::books::{BookSpec, BookSpecError, Slot};
 use super::error::ApiError;
 use super::reload::{self, LoadError, Loaded};
 use crate::book::Book;
-use crate::engine::Depth;
+use crate::engine::{Depth, HashSize};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,8 +28,8 @@ pub struct ServeOptions {
     pub(super) queue_wait: Duration,
     /// Answers kept for repeated queries.
     pub(super) cache_entries: usize,
-    /// Transposition table of each search, in MB.
-    pub(super) hash_mb: usize,
+    /// Transposition table of each search.
+    pub(super) hash_mb: HashSize,
     /// Connections open at once; more get 503.
     pub(super) max_connections: usize,
     /// Longest the engine thinks about one move of a game played in the page (`/play`).
@@ -80,7 +80,7 @@ impl ServeOptions {
             max_searches,
             queue_wait: Duration::from_secs(20),
             cache_entries,
-            hash_mb: 16,
+            hash_mb: HashSize::of(16),
             max_connections: MAX_CONNECTIONS,
             play_max_time: DEFAULT_PLAY_MAX_TIME,
         })

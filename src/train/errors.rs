@@ -516,7 +516,7 @@ mod tests {
     fn engine() -> Engine<HandEval> {
         Engine::with_evaluator(
             EngineOptions {
-                hash_mb: 16,
+                hash_mb: crate::engine::HashSize::of(16),
                 threads: ThreadCount::ONE,
             },
             HandEval::default(),

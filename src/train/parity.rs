@@ -12,7 +12,7 @@ use super::holdout::{is_held_out, position_at, spread};
 use super::label::Labelled;
 use crate::board::Board;
 use crate::engine::{
-    Depth, Engine, EngineError, EngineOptions, Limits, PatternEval, ThreadCount, SCALE,
+    Depth, Engine, EngineError, EngineOptions, HashSize, Limits, PatternEval, ThreadCount, SCALE,
 };
 use crate::transcript::GameRecord;
 
@@ -25,7 +25,7 @@ pub fn odd_minus_even(eval: &PatternEval, positions: &[Board]) -> Result<f64, En
     let mut engine = Engine::try_with_evaluator(
         EngineOptions {
             threads: ThreadCount::ONE,
-            hash_mb: 4,
+            hash_mb: HashSize::of(4),
         },
         eval.clone(),
     )?;

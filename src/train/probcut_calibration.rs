@@ -362,7 +362,7 @@ mod tests {
             assert!(!mid.is_empty() && !end.is_empty());
             let mut engine = Engine::with_evaluator(
                 EngineOptions {
-                    hash_mb: 4,
+                    hash_mb: crate::engine::HashSize::of(4),
                     ..EngineOptions::default()
                 },
                 HandEval::default(),

@@ -96,7 +96,7 @@ pub struct Args {
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let opts = options(&args)?;
     let threads = threads_arg(args.threads)?;
-    check_hash(args.hash)?;
+    let hash = check_hash(args.hash)?;
     let input = game_input(&args)?;
     // Claimed before the search, so that a bad --plot fails at once.
     let plot = args.plot.as_deref().map(plot_file).transpose()?;
@@ -105,7 +105,7 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     let engine = Engine::try_with_evaluator(
         EngineOptions {
             threads,
-            hash_mb: args.hash,
+            hash_mb: hash,
         },
         AnyEval::new(args.eval),
     )
