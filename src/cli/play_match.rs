@@ -13,6 +13,7 @@ use othbook::play::gtp_client::DEFAULT_COMMAND_TIMEOUT;
 use othbook::play::spec::{players, PlayerSpec};
 use othbook::wire::seconds::Seconds;
 use std::io::Write;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -65,9 +66,9 @@ pub struct Args {
     /// Clock for each player: "SETUP PER_K K" seconds, e.g. "60 10 5" (no clock if omitted).
     #[arg(long)]
     time: Option<String>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
+    /// Games played at once (1 to 256).
+    #[arg(long, default_value_t = NonZeroUsize::MIN, value_parser = jobs_arg)]
+    jobs: NonZeroUsize,
     /// Seconds a gtp: or nboard: engine may take to answer a command other than genmove or
     /// go (start-up included). An engine that takes longer, exits or does not answer in its
     /// protocol loses that game and is restarted for the next; the match then exits with
@@ -145,6 +146,14 @@ fn load_openings(arg: &str) -> Result<Vec<Vec<Move>>> {
     Ok(out)
 }
 
+/// `--jobs`: 1 to 256 games at once, checked here once.
+fn jobs_arg(text: &str) -> Result<NonZeroUsize, String> {
+    text.parse::<NonZeroUsize>()
+        .ok()
+        .filter(|j| j.get() <= 256)
+        .ok_or_else(|| "must be 1 to 256".to_string())
+}
+
 fn shuffle<T>(v: &mut [T], seed: u64) {
     let mut rng = othbook::rng::Rng::new(seed);
     for i in (1..v.len()).rev() {
@@ -155,9 +164,6 @@ fn shuffle<T>(v: &mut [T], seed: u64) {
 pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
     if args.games == 0 || args.games > 100_000 {
         return Err(bad("--games must be 1 to 100000"));
-    }
-    if args.jobs == 0 || args.jobs > 256 {
-        return Err(bad("--jobs must be 1 to 256"));
     }
     let engine_timeout = Seconds::from_f64(args.engine_timeout)
         .and_then(|s| s.within(0.01, 3600.0))

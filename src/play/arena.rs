@@ -11,6 +11,7 @@ use crate::board::{format_moves, Color, Move, Position};
 use crate::play::clock::{Clock, TimeControl};
 use crate::play::spec::{BuildError, PlayerSpec};
 use crate::play::{Budget, GameState, Player};
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -200,8 +201,8 @@ pub struct MatchConfig {
     pub swap: bool,
     /// Clock for both players; `None` for depth-limited players without clocks.
     pub time: Option<TimeControl>,
-    /// Games played at once.
-    pub jobs: usize,
+    /// Games played at once (no more workers than games are started).
+    pub jobs: NonZeroUsize,
     /// How long an external engine may take to answer a command other than `genmove`
     /// (start-up included) before it counts as failed.
     pub engine_timeout: Duration,
@@ -259,7 +260,7 @@ pub fn run_match(
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<MatchGame>>> = Mutex::new(vec![None; cfg.games]);
     let first_error: Mutex<Option<BuildError>> = Mutex::new(None);
-    let jobs = cfg.jobs.clamp(1, cfg.games.max(1));
+    let jobs = cfg.jobs.get().min(cfg.games);
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             scope.spawn(|| {
@@ -569,7 +570,7 @@ mod tests {
             openings: vec![],
             swap: true,
             time: None,
-            jobs: 1,
+            jobs: NonZeroUsize::MIN,
             engine_timeout: Duration::from_secs(1),
         };
         let games = run_match(&cfg, &AtomicBool::new(false), &|_, _| {}).unwrap();
@@ -589,7 +590,7 @@ mod tests {
             openings: vec![],
             swap: true,
             time: None,
-            jobs: 1,
+            jobs: NonZeroUsize::MIN,
             engine_timeout: Duration::from_secs(1),
         };
         let stop = AtomicBool::new(false);
@@ -622,7 +623,7 @@ mod tests {
             ],
             swap: false,
             time: None,
-            jobs: 2,
+            jobs: NonZeroUsize::new(2).unwrap(),
             engine_timeout: Duration::from_secs(1),
         };
         let games = run_match(&cfg, &AtomicBool::new(false), &|_, _| {}).unwrap();
