@@ -21,12 +21,24 @@ fn make(
     games: u64,
     threads: usize,
 ) -> (Vec<PathBuf>, Vec<u8>) {
+    make_named(dir, kind, seed, games, threads, 0)
+}
+
+/// [`make`] with a pool of `players` players (CSV files naming them and the year).
+fn make_named(
+    dir: &Path,
+    kind: Kind<'_>,
+    seed: u64,
+    games: u64,
+    threads: usize,
+    players: u64,
+) -> (Vec<PathBuf>, Vec<u8>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     let (files, size) = pool
-        .install(|| synth::write_collection(dir, kind, seed, games))
+        .install(|| synth::write_collection(dir, kind, seed, games, players))
         .unwrap();
     let bytes: Vec<u8> = files
         .iter()
@@ -146,4 +158,81 @@ fn openings_are_followed_as_far_as_real_games_share_them() {
 
     let (files, _) = make(&tmp.path().join("o"), Kind::Openings(&openings), 3, 300, 2);
     read_all(&files, 300);
+}
+
+/// With players, each game names two of the pool and a year, in CSV: the moves are those of
+/// the collection without players, some players play far more games than others, and the
+/// filters find them in the book.
+#[test]
+fn named_collections_keep_the_moves_and_name_players_and_years() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = 3_000;
+    let (plain, _) = make(&tmp.path().join("a"), Kind::Random, 5, games, 2);
+    let (named, one) = make_named(&tmp.path().join("b"), Kind::Random, 5, games, 1, 50);
+    let (_, two) = make_named(&tmp.path().join("c"), Kind::Random, 5, games, 2, 50);
+    assert!(one == two, "the same bytes on 1 and 2 threads");
+    read_all(&named, games as usize);
+    let lines = |files: &[PathBuf]| -> Vec<Vec<Move>> {
+        ingest(files, &IngestOptions::default())
+            .unwrap()
+            .games
+            .into_iter()
+            .map(|g| g.moves)
+            .collect()
+    };
+    assert_eq!(lines(&plain), lines(&named), "the same games");
+    let read = ingest(&named, &IngestOptions::default()).unwrap();
+    let mut per_player = std::collections::BTreeMap::<String, u64>::new();
+    for g in &read.games {
+        let year = g.year.expect("a year");
+        assert!((1977..=2026).contains(&year), "{year}");
+        for p in [&g.black, &g.white] {
+            *per_player.entry(p.clone().expect("a player")).or_default() += 1;
+        }
+    }
+    let most = per_player.values().max().copied().unwrap_or(0);
+    let least = per_player.values().min().copied().unwrap_or(0);
+    assert!(most > 10 * least.max(1), "skewed: {most} against {least}");
+
+    let book = tmp.path().join("named.book");
+    common::othbook()
+        .arg("build")
+        .args(&named)
+        .arg("-o")
+        .arg(&book)
+        .args(["--plies", "20", "--min-games", "2"])
+        .assert()
+        .success();
+    let first = synth::player_name(0);
+    let out = common::othbook()
+        .args(["games", "find", "--book"])
+        .arg(&book)
+        .args([
+            "--player",
+            &first,
+            "--years",
+            "1990-1999",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want = read
+        .games
+        .iter()
+        .filter(|g| g.year.is_some_and(|y| (1990..=1999).contains(&y)))
+        .filter(|g| {
+            [&g.black, &g.white]
+                .iter()
+                .any(|p| p.as_deref() == Some(first.as_str()))
+        })
+        .count();
+    assert!(want > 0);
+    assert_eq!(v["total"].as_u64(), Some(want as u64), "{v}");
 }

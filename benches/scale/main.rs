@@ -51,6 +51,11 @@ struct Args {
     /// Random games, or games that follow real openings and then diverge.
     #[arg(long, value_enum, default_value = "random")]
     kind: KindArg,
+    /// Players in the pool (0: games without names or years, as move lists). With players,
+    /// each game names two of them (a few play many games, most few) and a year from 1977
+    /// to 2026, as CSV; the filtered queries are then measured too.
+    #[arg(long, default_value_t = 0)]
+    players: u64,
     /// Seed: the same seed, count and openings give the same files.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -64,6 +69,9 @@ struct Args {
     /// Make (or find) the collection and stop.
     #[arg(long)]
     generate_only: bool,
+    /// Measure the queries on the book an earlier run built (no build).
+    #[arg(long, conflicts_with = "generate_only")]
+    queries_only: bool,
     /// `build --plies`.
     #[arg(long, default_value_t = 40)]
     plies: u8,
@@ -119,10 +127,10 @@ fn main() -> Result<()> {
     };
     let kind = openings.as_ref().map_or(Kind::Random, Kind::Openings);
     // Checked before making the collection too: a skipped build needs no games.
-    if !args.generate_only && memory_for_build(&args)?.is_none() {
+    if !args.generate_only && !args.queries_only && memory_for_build(&args)?.is_none() {
         return Ok(());
     }
-    let (dir, files) = collection(&out, kind, args.seed, args.games)?;
+    let (dir, files) = collection(&out, kind, args.seed, args.games, args.players)?;
     if args.generate_only {
         return Ok(());
     }
@@ -137,7 +145,14 @@ fn main() -> Result<()> {
         );
     }
     let book = dir.join(format!("book-p{}-m{}.book", args.plies, args.min_games));
-    if !build(&args, &othbook, &files, &book)? {
+    if args.queries_only {
+        if !book.is_file() {
+            bail!(
+                "{}: no book yet (run without --queries-only)",
+                book.display()
+            );
+        }
+    } else if !build(&args, &othbook, &files, &book)? {
         return Ok(());
     }
     let mut lines: Vec<Vec<Move>> = QUERY_LINES
@@ -155,6 +170,9 @@ fn main() -> Result<()> {
     lines.push(first);
     println!();
     query::measure(&book, &lines, args.repeat)?;
+    if args.players > 0 {
+        query::filtered(&book, &lines, args.repeat, &synth::player_name(0))?;
+    }
     query::commands(&othbook, &book, "f5d6c3", 5)
 }
 
@@ -182,8 +200,9 @@ fn collection(
     kind: Kind<'_>,
     seed: u64,
     games: u64,
+    players: u64,
 ) -> Result<(PathBuf, Vec<PathBuf>)> {
-    let (name, what) = match kind {
+    let (mut name, mut what) = match kind {
         Kind::Random => (format!("random-s{seed}-{games}"), "random".to_string()),
         Kind::Openings(o) => {
             let fp = o.fingerprint();
@@ -193,6 +212,10 @@ fn collection(
             )
         }
     };
+    if players > 0 {
+        name = format!("{name}-p{players}");
+        what = format!("{what}, {players} players");
+    }
     let dir = out.join(name);
     let manifest = dir.join("collection.txt");
     let head = format!(
@@ -209,7 +232,7 @@ fn collection(
         return Ok((dir, files));
     }
     let t = Instant::now();
-    let (files, bytes) = synth::write_collection(&dir, kind, seed, games)?;
+    let (files, bytes) = synth::write_collection(&dir, kind, seed, games, players)?;
     let secs = t.elapsed().as_secs_f64();
     let mut text = head;
     for f in &files {

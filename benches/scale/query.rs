@@ -1,10 +1,10 @@
 //! Query latency on a built book: the library calls behind `othbook explore` and `othbook
-//! games find`, timed in this process (no process start), and the whole commands for
-//! comparison.
+//! games find` (with and without filters), timed in this process (no process start), and the
+//! whole commands for comparison.
 
 use anyhow::{Context, Result};
 use othbook::board::{format_moves, Move, Position};
-use othbook::book::{Book, GameTable};
+use othbook::book::{Book, GameFilter, GamesQuery, PlayerColor, Years};
 use othbook::openings::Openings;
 use othbook::report::explore::ExploreQuery;
 use othbook::report::games_list::FindReport;
@@ -75,13 +75,38 @@ fn explore(book: &Book, pos: &Position, moves: &[Move]) -> Result<ExploreReport>
     )?)
 }
 
-/// `othbook games find LINE`'s work once the table is read: the games reaching the position
-/// and the report listing the first of them. Returns the number found.
-fn find(table: &GameTable, pos: &Position, moves: &[Move]) -> Result<usize> {
-    let found = table.find(&pos.board, usize::MAX, None, 1)?;
-    let report = FindReport::build(table, &found, pos, LISTED, opening(moves));
+/// `othbook games find LINE`'s work: the games reaching the position (through the book's
+/// index of its games when it has one, else over its table) that `filter` keeps, and the
+/// report listing the first of them. Returns the number found.
+fn find(book: &Book, pos: &Position, moves: &[Move], filter: Option<&GameFilter>) -> Result<usize> {
+    let q = GamesQuery {
+        board: &pos.board,
+        max_ply: usize::MAX,
+        filter,
+        min_games: 1,
+        keep: Some(LISTED),
+        rated: None,
+        every_game: false,
+    };
+    let found = book.find_games(None, &q)?;
+    let report = FindReport::build(&found.excerpt, &found.games, pos, LISTED, opening(moves));
     black_box(&report);
-    Ok(found.matches.len())
+    Ok(found.games.total)
+}
+
+fn line_name(moves: &[Move]) -> String {
+    if moves.is_empty() {
+        "start".to_string()
+    } else {
+        format_moves(moves)
+    }
+}
+
+fn position(moves: &[Move]) -> Result<Position> {
+    Ok(Position::START
+        .replay(moves.iter().copied())
+        .context("a query line")?
+        .end)
 }
 
 /// Times each query `repeat` times on `book_path` and prints the figures.
@@ -89,46 +114,74 @@ pub fn measure(book_path: &Path, lines: &[Vec<Move>], repeat: usize) -> Result<(
     let t = Instant::now();
     let book = Book::open_lazy(book_path).with_context(|| format!("{}", book_path.display()))?;
     println!("open the book (checks deferred): {}", ms(t.elapsed()));
-    let mut table = None;
-    let read = Times::of(repeat.min(5), || {
-        table = Some(book.games().expect("the table reads"));
-    });
-    let Some(Some(table)) = table else {
+    if !book.has_games() {
         println!("the book has no game table: `games find` not measured");
-        return Ok(());
-    };
-    println!(
-        "read the game table ({} games; every `games find` and filtered query does): p50 {}",
-        table.len(),
-        ms(read.quantile(0.5))
-    );
+    }
     println!("\n| position | in book | games found | explore p50 / p99 | games find p50 / p99 |");
     println!("|---|---|---|---|---|");
     for moves in lines {
-        let pos = Position::START
-            .replay(moves.iter().copied())
-            .context("a query line")?
-            .end;
+        let pos = position(moves)?;
         let in_book = book.try_probe(&pos.board)?.map_or(0, |s| s.games());
         let explored = Times::of(repeat, || {
             black_box(explore(&book, &pos, moves).expect("explore"));
         });
         let mut found = 0;
         let finds = Times::of(repeat, || {
-            found = find(&table, &pos, moves).expect("games find");
+            found = find(&book, &pos, moves, None).expect("games find");
         });
-        let name = if moves.is_empty() {
-            "start".to_string()
-        } else {
-            format_moves(moves)
-        };
         println!(
-            "| {name} | {in_book} | {found} | {} | {} |",
+            "| {} | {in_book} | {found} | {} | {} |",
+            line_name(moves),
             explored.p50_p99(),
             finds.p50_p99()
         );
     }
     println!("({repeat} timed runs each after one untimed; p99 is the nearest rank)");
+    Ok(())
+}
+
+/// Times `games find` with the filters (a decade, one year, the most active player, both)
+/// at each position of `lines`.
+pub fn filtered(book_path: &Path, lines: &[Vec<Move>], repeat: usize, player: &str) -> Result<()> {
+    let book = Book::open_lazy(book_path).with_context(|| format!("{}", book_path.display()))?;
+    let years = |a, b| Some(Years::new(a, b).expect("years in order"));
+    let filter = |player: Option<&str>, years| {
+        GameFilter::new(
+            player.map(str::to_string),
+            PlayerColor::Either,
+            years,
+            None,
+            false,
+        )
+        .expect("a filter")
+    };
+    let filters = [
+        ("--years 2000-2009", filter(None, years(2000, 2009))),
+        ("--years 2020", filter(None, years(2020, 2020))),
+        ("--player P1", filter(Some(player), None)),
+        (
+            "--player P1 --years 2000-2009",
+            filter(Some(player), years(2000, 2009)),
+        ),
+    ];
+    println!("\n`games find` with a filter (P1 = {player}), p50 / p99 and the games kept:\n");
+    print!("| position |");
+    for (name, _) in &filters {
+        print!(" {name} |");
+    }
+    println!("\n|---|{}", "---|".repeat(filters.len()));
+    for moves in lines {
+        let pos = position(moves)?;
+        print!("| {} |", line_name(moves));
+        for (_, f) in &filters {
+            let mut found = 0;
+            let times = Times::of(repeat, || {
+                found = find(&book, &pos, moves, Some(f)).expect("games find");
+            });
+            print!(" {} ({found}) |", times.p50_p99());
+        }
+        println!();
+    }
     Ok(())
 }
 

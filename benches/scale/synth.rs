@@ -1,6 +1,7 @@
 //! Synthetic game collections for the scale benchmark: random games, or games that follow a
 //! real opening line as far as real games share it and then go their own way, written as
-//! move lists (`f5d6c3... +12`, the format `othbook build` reads fastest).
+//! move lists (`f5d6c3... +12`, the format `othbook build` reads fastest), or, with players,
+//! as CSV rows that also name the two players and the year (for the filters' benchmarks).
 //!
 //! Game `i` depends only on the seed, `i` and the opening lines: every game has its own
 //! random stream, so the files are the same bytes at any thread count.
@@ -225,32 +226,77 @@ fn score_for_black(board: &Board, side: Color) -> i32 {
     }
 }
 
-/// Appends `f5d6c3... +12\n` (passes left out: the reader infers them).
-pub fn write_line(moves: &[Move], score: i32, out: &mut Vec<u8>) {
+/// Appends the moves as `f5d6c3...` (passes left out: the reader infers them).
+fn write_moves(moves: &[Move], out: &mut Vec<u8>) {
     for sq in moves.iter().filter_map(|m| m.square()) {
         out.extend_from_slice(&[b'a' + sq.column(), b'1' + sq.row()]);
     }
+}
+
+/// Appends `f5d6c3... +12\n`.
+pub fn write_line(moves: &[Move], score: i32, out: &mut Vec<u8>) {
+    write_moves(moves, out);
     let _ = writeln!(out, " {score:+}");
 }
 
-/// Games `range` as text.
-fn block(kind: Kind<'_>, seed: u64, range: std::ops::Range<u64>) -> Vec<u8> {
-    let mut out = Vec::with_capacity((range.end - range.start) as usize * 128);
+/// The header of a collection's CSV files (with players).
+const CSV_HEADER: &str = "moves,score,black,white,year\n";
+/// Years of the games with players: 1977 to 2026, uniformly.
+const FIRST_YEAR: u64 = 1977;
+const YEARS: u64 = 50;
+
+/// Player `i` of the pool.
+#[must_use]
+pub fn player_name(i: u64) -> String {
+    format!("Player {:05}", i + 1)
+}
+
+/// The two players and the year of game `index` of a collection with `players` players: a
+/// stream of its own (the moves are those of the collection without players), and players
+/// drawn log-uniformly, so that a few play many games and most play few, as on a server.
+fn people(seed: u64, index: u64, players: u64) -> (u64, u64, u64) {
+    let mut rng = Rng::for_game(seed ^ 0x5bd1_e995_0000_0001, index);
+    let mut pick = || {
+        let u = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        ((players as f64).powf(u) as u64)
+            .saturating_sub(1)
+            .min(players - 1)
+    };
+    let (black, white) = (pick(), pick());
+    (black, white, FIRST_YEAR + rng.below(YEARS))
+}
+
+/// Games `range` as text: move lines, or CSV rows when `players` > 0.
+fn block(kind: Kind<'_>, seed: u64, players: u64, range: std::ops::Range<u64>) -> Vec<u8> {
+    let mut out = Vec::with_capacity((range.end - range.start) as usize * 160);
     let mut moves = Vec::with_capacity(70);
     for i in range {
         let played = game(kind, seed, i, &mut moves);
-        write_line(&moves, played.score, &mut out);
+        if players == 0 {
+            write_line(&moves, played.score, &mut out);
+        } else {
+            let (black, white, year) = people(seed, i, players);
+            write_moves(&moves, &mut out);
+            let _ = writeln!(
+                out,
+                ",{:+},{},{},{year}",
+                played.score,
+                player_name(black),
+                player_name(white)
+            );
+        }
     }
     out
 }
 
-/// Writes `games` games as files `part-NNNN.txt` in `dir` (each replaced whole), in parallel
+/// Writes `games` games as files `part-NNNN.txt` (`.csv` with `players`) in `dir` (each replaced whole), in parallel
 /// on the current rayon pool; returns the files and their total size.
 pub fn write_collection(
     dir: &Path,
     kind: Kind<'_>,
     seed: u64,
     games: u64,
+    players: u64,
 ) -> Result<(Vec<PathBuf>, u64)> {
     std::fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
     let mut files = Vec::new();
@@ -261,12 +307,20 @@ pub fn write_collection(
             .step_by(GAMES_PER_BLOCK as usize)
             .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|b| block(kind, seed, b..end.min(b + GAMES_PER_BLOCK)))
+            .map(|b| block(kind, seed, players, b..end.min(b + GAMES_PER_BLOCK)))
             .collect();
-        let path = dir.join(format!("part-{n:04}.txt"));
-        othbook::atomic_file::replace(&path, |w| blocks.iter().try_for_each(|b| w.write_all(b)))
-            .with_context(|| format!("writing {}", path.display()))?;
-        bytes += blocks.iter().map(|b| b.len() as u64).sum::<u64>();
+        let (ext, header) = if players == 0 {
+            ("txt", "")
+        } else {
+            ("csv", CSV_HEADER)
+        };
+        let path = dir.join(format!("part-{n:04}.{ext}"));
+        othbook::atomic_file::replace(&path, |w| {
+            w.write_all(header.as_bytes())?;
+            blocks.iter().try_for_each(|b| w.write_all(b))
+        })
+        .with_context(|| format!("writing {}", path.display()))?;
+        bytes += header.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>();
         files.push(path);
     }
     Ok((files, bytes))

@@ -92,7 +92,9 @@ impl Book {
                 Some(t) => select(f, t),
                 None => games.selection(f)?.map_err(FindGamesError::Filter),
             })?;
-            let mut found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games)?;
+            // Only the games listed are kept, unless every match or the rating order is asked.
+            let listed = q.keep.filter(|_| !q.every_game && by_rating.is_none());
+            let mut found = games.find(q.board, q.max_ply, chosen.as_ref(), q.min_games, listed)?;
             if let Some(r) = by_rating {
                 order_by_rating(&mut found.matches, r, |i| games.game(i))?;
             }

@@ -38,6 +38,7 @@ pub mod games;
 mod graph_lines;
 mod grow;
 mod indexed;
+mod indexed_scan;
 pub mod interop;
 pub mod key;
 mod le;

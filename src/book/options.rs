@@ -367,6 +367,15 @@ impl GameFilter {
         self.years
     }
 
+    /// The same filter for games of any year.
+    #[must_use]
+    pub fn without_years(&self) -> GameFilter {
+        GameFilter {
+            years: None,
+            ..self.clone()
+        }
+    }
+
     /// Only games of an event whose name contains this text (case and accents ignored).
     #[must_use]
     pub fn event(&self) -> Option<&str> {

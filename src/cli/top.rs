@@ -10,7 +10,7 @@ use othbook::board::{format_moves, parse_moves, Move, Position, Square};
 use othbook::book::trust::percent_text;
 use othbook::book::{RankBy, TopQuery};
 use othbook::openings::Openings;
-use othbook::report::top::GamesFilter;
+use othbook::report::top::{FilteredGames, GamesFilter};
 use othbook::report::TopReport;
 use std::io::Write;
 use std::path::PathBuf;
@@ -120,22 +120,36 @@ pub fn run(args: Args, out: &mut impl Write) -> Result<()> {
         first,
     };
     let filter = args.filter.filter()?;
-    let games = match &filter {
-        Some(f) => {
-            let table = book_games(&book, &book_label(args.book.as_deref()), FILTER_NEEDS)?;
-            let chosen = selection(f, &table)?;
-            Some((table, chosen))
-        }
+    // Through the book's index of its games when it has one: only the filter's games are read.
+    let indexed = match &filter {
+        Some(_) => book.indexed_games()?,
         None => None,
+    };
+    let whole = match (&filter, &indexed) {
+        (Some(_), None) => Some(book_games(
+            &book,
+            &book_label(args.book.as_deref()),
+            FILTER_NEEDS,
+        )?),
+        _ => None,
+    };
+    let games = match (&filter, &indexed, &whole) {
+        (Some(f), Some(g), _) => {
+            let chosen = g.selection(f)?.map_err(|e| bad(e.to_string()))?;
+            Some((FilteredGames::Indexed(g), chosen))
+        }
+        (Some(f), None, Some(t)) => Some((FilteredGames::Table(t), selection(f, t)?)),
+        _ => None,
     };
     let report = TopReport::build(
         &book,
         &query,
         matches!(args.by, By::Value),
         Openings::standard(),
-        games
-            .as_ref()
-            .map(|(table, selection)| GamesFilter { table, selection }),
+        games.as_ref().map(|(games, selection)| GamesFilter {
+            games: *games,
+            selection,
+        }),
     )?;
     match args.format {
         OutputFormat::Table if report.lines.is_empty() => {

@@ -150,7 +150,7 @@ impl YearHistory {
                 .map(|f| games.selection(f))
                 .transpose()?
                 .transpose()?;
-            let found: PositionGames = games.find(board, max_ply, chosen.as_ref(), 1)?;
+            let found: PositionGames = games.find(board, max_ply, chosen.as_ref(), 1, None)?;
             return Self::count(board, &found.matches, max_ply, |i| {
                 games.game(i).map(|g| g.year)
             })

@@ -3,7 +3,9 @@
 use super::{line_text, OpeningRef, Results, TrustOf, ValueFields};
 use crate::board::{Color, Move};
 use crate::book::games::GameSelection;
-use crate::book::{Book, BookError, GameTable, Line, RankBy, Score, TopQuery, ValuedLine};
+use crate::book::{
+    Book, BookError, GameTable, IndexedGames, Line, RankBy, Score, TopQuery, ValuedLine,
+};
 use crate::openings::Openings;
 use serde::{Deserialize, Serialize};
 
@@ -42,10 +44,29 @@ pub struct TopLine {
 /// with the filter would count them.
 #[derive(Clone, Copy)]
 pub struct GamesFilter<'a> {
-    /// The book's game table.
-    pub table: &'a GameTable,
+    /// The book's games.
+    pub games: FilteredGames<'a>,
     /// The games that pass the filter.
     pub selection: &'a GameSelection,
+}
+
+/// Where a filtered `top` reads the book's games.
+#[derive(Clone, Copy)]
+pub enum FilteredGames<'a> {
+    /// Through the book's index of its games: the records of the filter's years only.
+    Indexed(&'a IndexedGames<'a>),
+    /// From the whole table, read.
+    Table(&'a GameTable),
+}
+
+impl GamesFilter<'_> {
+    /// The lines `query` asks for among the games the filter keeps.
+    fn top_lines(&self, query: &TopQuery<'_>, depth: usize) -> Result<Vec<Line>, BookError> {
+        match self.games {
+            FilteredGames::Indexed(games) => games.top_lines(query, depth, self.selection),
+            FilteredGames::Table(table) => Ok(table.top_lines(query, depth, Some(self.selection))),
+        }
+    }
 }
 
 impl TopReport {
@@ -75,10 +96,10 @@ impl TopReport {
                         by: RankBy::Games,
                         ..*query
                     };
-                    let lines = f.table.top_lines(&all, depth, Some(f.selection));
+                    let lines = f.top_lines(&all, depth)?;
                     valued_best(book.best_valued(lines, query.limit)?)
                 } else {
-                    line_values(book, f.table.top_lines(query, depth, Some(f.selection)))?
+                    line_values(book, f.top_lines(query, depth)?)?
                 }
             }
             None if by_value => valued_best(book.top_lines_by_value(query)?),

@@ -139,11 +139,9 @@ fn non_empty(s: &Option<String>) -> Option<&str> {
 
 /// A filter naming no player or event of the book: the client's mistake.
 pub fn filter_error(e: FilterError) -> ApiError {
-    let what = match &e {
-        FilterError::UnknownName { kind, .. } => match kind {
-            NameKind::Player => "player",
-            NameKind::Event => "event",
-        },
+    let what = match e.kind() {
+        NameKind::Player => "player",
+        NameKind::Event => "event",
     };
     ApiError::bad(what, e.to_string())
 }

@@ -196,6 +196,28 @@ pub(crate) fn decode_record(
     })
 }
 
+/// The fields of a game record (at least [`GAME_RECORD_SIZE`] bytes) that a filter tests:
+/// the players, the event, the year and whether the game was finished, read without the
+/// checks of [`decode_record`]. A filter only compares them (a name index out of range
+/// names no one), so a long scan skips the checks; a game it keeps is decoded in full
+/// when it is read.
+#[inline]
+pub(crate) fn filter_fields(r: &[u8]) -> StoredGame {
+    let year = u16::from_le_bytes([r[20], r[21]]);
+    StoredGame {
+        moves_start: 0,
+        moves_len: r[23] >> 1,
+        black: le32(r, 0),
+        white: le32(r, 4),
+        event: le32(r, 8),
+        source: NO_NAME,
+        location: Location::Record(0),
+        year: (year != 0).then_some(year),
+        result: None,
+        complete: r[23] & COMPLETE != 0,
+    }
+}
+
 /// Appends the `plies` move codes of game `i` (from 0) packed in `bytes` to `out`.
 pub(crate) fn unpack_game(
     bytes: &[u8],
@@ -207,6 +229,34 @@ pub(crate) fn unpack_game(
         game: i + 1,
         problem: GameProblem::MoveCode(c),
     })
+}
+
+/// The squares (a bit per square) filled by the first `placed` discs of a game of `plies`
+/// packed moves, passes skipped, read without unpacking the moves (`None`: the game places
+/// fewer). A scan for a position tests this before it replays anything; codes are checked
+/// only when a game is unpacked.
+#[inline]
+pub(crate) fn squares_filled(bytes: &[u8], plies: u8, placed: usize) -> Option<u64> {
+    let (mut acc, mut bits) = (0u32, 0);
+    let mut next = bytes.iter();
+    let (mut filled, mut n) = (0u64, 0);
+    for _ in 0..plies {
+        if n == placed {
+            break;
+        }
+        if bits < 6 {
+            acc |= u32::from(*next.next().unwrap_or(&0)) << bits;
+            bits += 8;
+        }
+        let c = acc & 63;
+        acc >>= 6;
+        bits -= 6;
+        if c != u32::from(PACKED_PASS) {
+            filled |= 1u64 << c;
+            n += 1;
+        }
+    }
+    (n == placed).then_some(filled)
 }
 
 /// Bytes of `plies` packed moves.

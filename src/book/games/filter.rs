@@ -29,13 +29,41 @@ pub enum FilterError {
         /// The closest names with their game counts, closest first (may be empty).
         closest: Vec<(String, u64)>,
     },
+    /// No game of the book records a name of that kind (games read from bare move lists):
+    /// told without counting the names of every game for suggestions.
+    #[error("{}", unnamed_text(*kind, query))]
+    Unnamed {
+        /// Player or event.
+        kind: NameKind,
+        /// The text given.
+        query: String,
+    },
+}
+
+impl FilterError {
+    /// Whether the filter named a player or an event.
+    #[must_use]
+    pub fn kind(&self) -> NameKind {
+        match self {
+            FilterError::UnknownName { kind, .. } | FilterError::Unnamed { kind, .. } => *kind,
+        }
+    }
+}
+
+fn option_and_noun(kind: NameKind) -> (&'static str, &'static str) {
+    match kind {
+        NameKind::Player => ("--player", "player"),
+        NameKind::Event => ("--event", "event"),
+    }
+}
+
+fn unnamed_text(kind: NameKind, query: &str) -> String {
+    let (option, what) = option_and_noun(kind);
+    format!("{option} {query:?}: the book's games record no {what} names, so none can match")
 }
 
 fn unknown_text(kind: NameKind, query: &str, near: &[(String, u64)]) -> String {
-    let (option, what) = match kind {
-        NameKind::Player => ("--player", "player"),
-        NameKind::Event => ("--event", "event"),
-    };
+    let (option, what) = option_and_noun(kind);
     let mut s = format!("{option} {query:?}: no {what} of the book's games has that name");
     if near.is_empty() {
         s.push_str(", and none is close");
@@ -108,6 +136,12 @@ impl GameSelection {
         for (kind, text, hits, bit) in checks {
             let Some(text) = text else { continue };
             let used = |i: usize| uses.get(i).is_some_and(|u| u & bit != 0);
+            if !(0..names.len()).any(used) {
+                return Err(FilterError::Unnamed {
+                    kind,
+                    query: text.to_string(),
+                });
+            }
             if !hits.iter().enumerate().any(|(i, &hit)| hit && used(i)) {
                 let counts = counts();
                 let names = match kind {
@@ -140,6 +174,13 @@ impl GameSelection {
     #[must_use]
     pub fn is_everything(&self) -> bool {
         self.filter == GameFilter::default() && self.rated.is_none()
+    }
+
+    /// Whether testing a game needs more of its record than its year (which the table's
+    /// order answers for a book with an index): a name, a rating or whether it was finished.
+    #[must_use]
+    pub fn reads_records(&self) -> bool {
+        self.rated.is_some() || self.filter.without_years() != GameFilter::default()
     }
 
     /// The filter.

@@ -16,12 +16,15 @@ pub mod ratings;
 mod source;
 mod table;
 
-pub(crate) use codec::{decode_names, decode_record, pack, packed_len, record_bytes, unpack_game};
+pub(crate) use codec::{
+    decode_names, decode_record, filter_fields, pack, packed_len, record_bytes, squares_filled,
+    unpack_game,
+};
 pub use codec::{GameTableSize, GAME_RECORD_SIZE};
 pub use difference::GamesDifference;
 pub use filter::{FilterError, GameSelection, NameKind};
 pub use index::{GameIndexSize, IndexPlan, Posting};
-pub(crate) use query::{gather, Hit};
+pub(crate) use query::{gather, Hit, LineCounter, Probe, Tally};
 pub use query::{GameMatch, PositionGames};
 pub use ratings::{PlayerRating, RatingParams, Ratings};
 pub use source::{GameExcerpt, GameSource};

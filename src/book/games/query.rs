@@ -5,7 +5,7 @@
 //! as that ply) and compared by canonical key. Filters on the metadata come first.
 //! docs/experiments.md has the measurements behind this design.
 
-use super::{GameSelection, GameTable, GameTableError, StoredGame};
+use super::{GameSelection, GameTable, GameTableError};
 use crate::board::{Board, Move, Symmetry};
 use crate::book::key::{code_move, images, map_code, representative, Canonical, PASS_CODE};
 use crate::book::reader::{normalizer, rank_by, shown_symmetry};
@@ -71,11 +71,7 @@ impl GameTable {
         selection: Option<&GameSelection>,
         min_games: u64,
     ) -> Result<PositionGames, GameTableError> {
-        let target = Canonical::of(board);
-        let filled = board.player().0 | board.opponent().0;
-        let placed = (filled & !START_FILLED).count_ones() as usize;
-        let mut shapes = images(filled);
-        shapes.sort_unstable();
+        let probe = Probe::new(board);
         let found: Vec<Vec<Hit>> = self
             .games
             .par_chunks(CHUNK)
@@ -87,7 +83,7 @@ impl GameTable {
                         continue;
                     }
                     let i = c * CHUNK + k;
-                    out.extend(self.reaches(g, i, &target, &shapes, placed, max_ply)?);
+                    out.extend(probe.reaches(self.moves_of(g), i, g.result, max_ply)?);
                 }
                 Ok(out)
             })
@@ -97,24 +93,81 @@ impl GameTable {
             found.into_iter().flatten(),
             max_ply,
             min_games,
+            None,
         ))
     }
 
-    /// Whether game `g` (number `i`) reaches the target: the ply, the move played there and
-    /// the game's board at that ply.
-    fn reaches(
+    /// The lines `query` asks for, counted from the games `selection` accepts (all when
+    /// `None`) within their first `max_plies` plies, ranked as
+    /// [`Book::top_lines`](crate::book::Book::top_lines) ranks the book's own lines.
+    #[must_use]
+    pub fn top_lines(
         &self,
-        g: &StoredGame,
+        query: &TopQuery<'_>,
+        max_plies: usize,
+        selection: Option<&GameSelection>,
+    ) -> Vec<Line> {
+        let Some(mut counter) = LineCounter::new(query, max_plies) else {
+            return Vec::new();
+        };
+        for g in &self.games {
+            if selection.is_none_or(|s| s.accepts(g)) {
+                counter.add(self.moves_of(g), g.result);
+            }
+        }
+        counter.lines(query)
+    }
+}
+
+/// The test of whether a game reaches a position, from its move codes alone.
+pub(crate) struct Probe {
+    target: Canonical,
+    /// The position's filled squares in its eight orientations, sorted.
+    shapes: [u64; 8],
+    /// Discs placed since the start: the moves (passes aside) a game plays to reach it.
+    placed: usize,
+}
+
+impl Probe {
+    /// The probe for `board`.
+    pub(crate) fn new(board: &Board) -> Probe {
+        let filled = board.player().0 | board.opponent().0;
+        let mut shapes = images(filled);
+        shapes.sort_unstable();
+        Probe {
+            target: Canonical::of(board),
+            shapes,
+            placed: (filled & !START_FILLED).count_ones() as usize,
+        }
+    }
+
+    /// Discs placed since the start: a game of fewer plies cannot reach the position.
+    pub(crate) fn placed(&self) -> usize {
+        self.placed
+    }
+
+    /// Whether a game whose first [`Probe::placed`] discs fill `squares` (beside the four
+    /// of the start) may reach the position: its filled squares are one of the position's
+    /// images.
+    pub(crate) fn may_reach(&self, squares: u64) -> bool {
+        self.shapes.binary_search(&(START_FILLED | squares)).is_ok()
+    }
+
+    /// Whether game `i`, with move `codes` and final disc difference `result`, reaches the
+    /// position within `max_ply` plies: the ply, the move played there and the game's board
+    /// at that ply. Only a game whose filled squares match after the right number of moves
+    /// is replayed. `codes` may be a prefix of the game's moves that holds two moves past
+    /// the position (the move played there, and one more after a pass).
+    pub(crate) fn reaches(
+        &self,
+        codes: &[u8],
         i: usize,
-        target: &Canonical,
-        shapes: &[u64; 8],
-        placed: usize,
+        result: Option<i8>,
         max_ply: usize,
     ) -> Result<Option<Hit>, GameTableError> {
-        let codes = self.moves_of(g);
         let mut filled = START_FILLED;
         let (mut n, mut ply) = (0, 0);
-        while n < placed {
+        while n < self.placed {
             match codes.get(ply) {
                 Some(&PASS_CODE) => {}
                 Some(&c) => {
@@ -125,7 +178,7 @@ impl GameTable {
             }
             ply += 1;
         }
-        if ply > max_ply || shapes.binary_search(&filled).is_err() {
+        if ply > max_ply || self.shapes.binary_search(&filled).is_err() {
             return Ok(None);
         }
         let bad = |at: usize| GameTableError::Replay {
@@ -139,13 +192,13 @@ impl GameTable {
         }
         // The same discs right after a pass are the other side's turn: the next ply, too.
         for at in ply..=(ply + 1).min(codes.len()).min(max_ply) {
-            if Canonical::of(&board).key == target.key {
+            if Canonical::of(&board).key == self.target.key {
                 return Ok(Some(Hit {
                     game: i,
                     ply: at,
                     next: codes.get(at).copied(),
                     board,
-                    result: g.result,
+                    result,
                 }));
             }
             if codes.get(at) != Some(&PASS_CODE) {
@@ -155,45 +208,68 @@ impl GameTable {
         }
         Ok(None)
     }
+}
 
-    /// The lines `query` asks for, counted from the games `selection` accepts (all when
-    /// `None`) within their first `max_plies` plies, ranked as
-    /// [`Book::top_lines`](crate::book::Book::top_lines) ranks the book's own lines.
-    #[must_use]
-    pub fn top_lines(
-        &self,
-        query: &TopQuery<'_>,
-        max_plies: usize,
-        selection: Option<&GameSelection>,
-    ) -> Vec<Line> {
+/// The games' lines of a `top` query counted as games are added: each game's first plies,
+/// mapped to the orientation whose first move is f5 (a line and its images count together).
+#[derive(Clone, Debug)]
+pub(crate) struct LineCounter {
+    plies: usize,
+    start: Vec<u8>,
+    counts: ahash::AHashMap<Vec<u8>, Stats>,
+}
+
+impl LineCounter {
+    /// A counter for `query`'s lines; `None` when it asks for none within `max_plies`.
+    pub(crate) fn new(query: &TopQuery<'_>, max_plies: usize) -> Option<LineCounter> {
         let plies = query.plies;
         if plies == 0 || plies <= query.start.len() || plies > max_plies {
-            return Vec::new();
+            return None;
         }
-        let normal = |moves: &mut dyn Iterator<Item = u8>| -> Vec<u8> {
-            let mut line: Vec<u8> = moves.take(plies).collect();
-            let sym = normalizer(line.first().and_then(|&c| code_move(c)));
-            for c in &mut line {
-                *c = map_code(sym, *c);
-            }
-            line
-        };
-        let start = normal(&mut query.start.iter().map(|m| crate::book::key::move_code(*m)));
-        let mut counts: std::collections::HashMap<Vec<u8>, Stats> = Default::default();
-        for g in &self.games {
-            let codes = self.moves_of(g);
-            if codes.len() < plies || selection.is_some_and(|s| !s.accepts(g)) {
-                continue;
-            }
-            let line = normal(&mut codes.iter().copied());
-            if !line.starts_with(&start) {
-                continue;
-            }
-            let stats = Outcome::from_disc_diff(g.result.map(i32::from)).stats();
-            let e = counts.entry(line).or_default();
-            *e = e.plus(&stats);
+        let start = normal(
+            plies,
+            query.start.iter().map(|m| crate::book::key::move_code(*m)),
+        );
+        Some(LineCounter {
+            plies,
+            start,
+            counts: Default::default(),
+        })
+    }
+
+    /// Plies of the lines counted: a game's first this many moves are all it needs.
+    pub(crate) fn plies(&self) -> usize {
+        self.plies
+    }
+
+    /// Counts a game (its move codes, at least its first [`LineCounter::plies`], and its
+    /// result) if it plays that many plies and starts with the query's moves.
+    pub(crate) fn add(&mut self, codes: &[u8], result: Option<i8>) {
+        if codes.len() < self.plies {
+            return;
         }
-        let mut lines: Vec<(Vec<u8>, Stats)> = counts
+        let line = normal(self.plies, codes.iter().copied());
+        if !line.starts_with(&self.start) {
+            return;
+        }
+        let stats = Outcome::from_disc_diff(result.map(i32::from)).stats();
+        let e = self.counts.entry(line).or_default();
+        *e = e.plus(&stats);
+    }
+
+    /// The counts of both.
+    pub(crate) fn merge(mut self, other: LineCounter) -> LineCounter {
+        for (line, s) in other.counts {
+            let e = self.counts.entry(line).or_default();
+            *e = e.plus(&s);
+        }
+        self
+    }
+
+    /// The lines of at least the query's games, ranked, at most its limit.
+    pub(crate) fn lines(self, query: &TopQuery<'_>) -> Vec<Line> {
+        let mut lines: Vec<(Vec<u8>, Stats)> = self
+            .counts
             .into_iter()
             .filter(|(_, s)| s.games() >= query.min_games)
             .collect();
@@ -215,61 +291,158 @@ impl GameTable {
     }
 }
 
+/// The first `plies` of `moves` (codes) in the orientation whose first move is f5.
+fn normal(plies: usize, moves: impl Iterator<Item = u8>) -> Vec<u8> {
+    let mut line: Vec<u8> = moves.take(plies).collect();
+    let sym = normalizer(line.first().and_then(|&c| code_move(c)));
+    for c in &mut line {
+        *c = map_code(sym, *c);
+    }
+    line
+}
+
 /// What the games `hits` (in table order) that reached `board` add up to: statistics from
 /// the side to move's view, moves of the first `max_ply` plies shown in the board's
-/// orientation, those of fewer than `min_games` games left out.
+/// orientation, those of fewer than `min_games` games left out; the first `listed` matches
+/// kept (all when `None`), every one counted.
 pub(crate) fn gather(
     board: &Board,
     hits: impl IntoIterator<Item = Hit>,
     max_ply: usize,
     min_games: u64,
+    listed: Option<usize>,
 ) -> PositionGames {
-    let target = Canonical::of(board);
-    let mut result = PositionGames::default();
-    let mut codes: Vec<(u8, Stats)> = Vec::new();
-    for Hit {
-        game,
-        ply,
-        next,
-        board: reached,
-        result: disc_diff,
-    } in hits
-    {
-        let black = Outcome::from_disc_diff(disc_diff.map(i32::from));
-        let mover = if ply % 2 == 0 { black } else { black.flipped() };
-        result.stats = result.stats.plus(&mover.stats());
-        // The game's board is an image of the one asked about: its move is shown in the
-        // caller's orientation.
-        let to_caller = Symmetry::ALL
-            .into_iter()
-            .find(|s| reached.transform(*s) == *board)
-            .unwrap_or(Symmetry::Identity);
-        let next = next.and_then(code_move).map(|m| to_caller.apply_move(m));
+    let mut tally = Tally::new(max_ply, listed);
+    // The game's board is an image of the one asked about: its move is shown in the
+    // caller's orientation. There are at most eight images, each looked up once.
+    let mut seen: Vec<(Board, usize)> = Vec::with_capacity(8);
+    for hit in hits {
+        let to_caller = match seen.iter().find(|(b, _)| *b == hit.board) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = Symmetry::ALL
+                    .iter()
+                    .position(|s| hit.board.transform(*s) == *board)
+                    .unwrap_or(0);
+                seen.push((hit.board, s));
+                s
+            }
+        };
+        tally.add(hit.game, hit.ply, hit.next, to_caller, hit.result);
+    }
+    tally.finish(board, min_games)
+}
+
+/// Move codes of a tally (squares 0-63, 64 a pass).
+const CODES: usize = 65;
+
+/// The sums of the games that reached a position, added one game at a time in table order
+/// (or by parts of the table, merged in order): the moves are kept as played, per
+/// orientation of the game, and named in the caller's orientation once, at the end.
+#[derive(Clone, Debug)]
+pub(crate) struct Tally {
+    max_ply: usize,
+    listed: usize,
+    total: usize,
+    stats: Stats,
+    /// Per orientation (index in `Symmetry::ALL` mapping the game's board to the caller's)
+    /// and move code as played: the movers' statistics.
+    moves: Vec<Stats>,
+    matches: Vec<GameMatch>,
+}
+
+impl Tally {
+    /// An empty tally counting moves of the first `max_ply` plies and keeping the first
+    /// `listed` matches (all when `None`).
+    pub(crate) fn new(max_ply: usize, listed: Option<usize>) -> Tally {
+        Tally {
+            max_ply,
+            listed: listed.unwrap_or(usize::MAX),
+            total: 0,
+            stats: Stats::default(),
+            moves: vec![Stats::default(); 8 * CODES],
+            matches: Vec::new(),
+        }
+    }
+
+    /// Adds game `game`, which reached the position after `ply` plies in the orientation
+    /// `Symmetry::ALL[to_caller]` maps to the caller's, then played `next` (a code as
+    /// played; `None` where it ended), with final disc difference `result` (black's).
+    #[inline]
+    pub(crate) fn add(
+        &mut self,
+        game: usize,
+        ply: usize,
+        next: Option<u8>,
+        to_caller: usize,
+        result: Option<i8>,
+    ) {
+        let black = Outcome::from_disc_diff(result.map(i32::from));
+        let mover = if ply.is_multiple_of(2) {
+            black
+        } else {
+            black.flipped()
+        };
+        let stats = mover.stats();
+        self.stats = self.stats.plus(&stats);
         // The book counts moves of the first `max_ply` plies only.
-        if let Some(mv) = next.filter(|_| ply < max_ply) {
-            let code = target.code_of(mv);
+        if let Some(code) = next.filter(|&c| ply < self.max_ply && usize::from(c) < CODES) {
+            let s = &mut self.moves[to_caller * CODES + usize::from(code)];
+            *s = s.plus(&stats);
+        }
+        if self.matches.len() < self.listed {
+            let next = next
+                .and_then(code_move)
+                .map(|m| Symmetry::ALL[to_caller].apply_move(m));
+            self.matches.push(GameMatch { game, ply, next });
+        }
+        self.total += 1;
+    }
+
+    /// The sums of both, `later`'s games after this one's.
+    pub(crate) fn merge(mut self, later: Tally) -> Tally {
+        self.total += later.total;
+        self.stats = self.stats.plus(&later.stats);
+        for (a, b) in self.moves.iter_mut().zip(&later.moves) {
+            *a = a.plus(b);
+        }
+        let room = self.listed.saturating_sub(self.matches.len());
+        self.matches.extend(later.matches.into_iter().take(room));
+        self
+    }
+
+    /// The answer for the position `board`, moves of fewer than `min_games` games left out.
+    pub(crate) fn finish(self, board: &Board, min_games: u64) -> PositionGames {
+        let target = Canonical::of(board);
+        let mut codes: Vec<(u8, Stats)> = Vec::new();
+        for (i, s) in self.moves.iter().enumerate() {
+            let Some(mv) = code_move((i % CODES) as u8).filter(|_| s.games() > 0) else {
+                continue;
+            };
+            let code = target.code_of(Symmetry::ALL[i / CODES].apply_move(mv));
             match codes.iter_mut().find(|(c, _)| *c == code) {
-                Some((_, s)) => *s = s.plus(&mover.stats()),
-                None => codes.push((code, mover.stats())),
+                Some((_, t)) => *t = t.plus(s),
+                None => codes.push((code, *s)),
             }
         }
-        result.matches.push(GameMatch { game, ply, next });
+        let mut moves: Vec<(Move, MoveStats)> = codes
+            .into_iter()
+            .filter(|(_, s)| s.games() >= min_games)
+            .filter_map(|(code, s)| {
+                let mv = if code == PASS_CODE {
+                    Some(Move::Pass)
+                } else {
+                    representative(&target.moves_of(code))
+                };
+                mv.map(|m| (m, s))
+            })
+            .collect();
+        moves.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
+        PositionGames {
+            matches: self.matches,
+            total: self.total,
+            stats: self.stats,
+            moves,
+        }
     }
-    result.total = result.matches.len();
-    result.moves = codes
-        .into_iter()
-        .filter(|(_, s)| s.games() >= min_games)
-        .filter_map(|(code, s)| {
-            let mv = if code == PASS_CODE {
-                Some(Move::Pass)
-            } else {
-                representative(&target.moves_of(code))
-            };
-            mv.map(|m| (m, s))
-        })
-        .collect();
-    result
-        .moves
-        .sort_by(|a, b| b.1.games().cmp(&a.1.games()).then(a.0.cmp(&b.0)));
-    result
 }

@@ -171,7 +171,9 @@ fn an_unknown_name_is_an_error_with_the_closest_names() {
     )
     .unwrap();
     let e = GameSelection::new(&filter, &table).expect_err("unknown");
-    let FilterError::UnknownName { kind, closest, .. } = &e;
+    let FilterError::UnknownName { kind, closest, .. } = &e else {
+        panic!("{e:?}");
+    };
     assert_eq!(*kind, NameKind::Player);
     assert_eq!(closest[0].0, "Tamenori Hideshi");
     assert!(e.to_string().contains("Tamenori Hideshi"), "{e}");
@@ -397,6 +399,29 @@ fn query_filters() -> Vec<Option<GameFilter>> {
             )
             .unwrap(),
         ),
+        // Years alone: the index answers from the table's year order, reading no record.
+        Some(
+            GameFilter::new(
+                None,
+                PlayerColor::Either,
+                Some(crate::book::Years::new(1995, 2000).unwrap()),
+                None,
+                false,
+            )
+            .unwrap(),
+        ),
+        // A range from year 0, which stands for "unknown" in a record: no such game passes.
+        Some(
+            GameFilter::new(
+                None,
+                PlayerColor::Either,
+                Some(crate::book::Years::new(0, 1993).unwrap()),
+                None,
+                false,
+            )
+            .unwrap(),
+        ),
+        Some(GameFilter::new(None, PlayerColor::Either, None, None, true).unwrap()),
         Some(
             GameFilter::new(
                 Some("nobody at all".into()),
@@ -456,9 +481,17 @@ proptest! {
                         .find(board, max_ply, sel.as_ref(), u64::from(min_games))
                         .expect("scan");
                     let got = ix
-                        .find(board, max_ply, isel.as_ref(), u64::from(min_games))
+                        .find(board, max_ply, isel.as_ref(), u64::from(min_games), None)
                         .expect("index");
                     prop_assert_eq!(&got, &want, "{:?} {:?} {}", filter, board, max_ply);
+                    // Only the first games kept: the same counts and moves.
+                    let few = ix
+                        .find(board, max_ply, isel.as_ref(), u64::from(min_games), Some(t % 4))
+                        .expect("index");
+                    prop_assert_eq!(few.total, want.total);
+                    prop_assert_eq!(few.stats, want.stats);
+                    prop_assert_eq!(&few.moves, &want.moves);
+                    prop_assert_eq!(&few.matches[..], &want.matches[..(t % 4).min(want.total)]);
                     // Without a filter, the first games and the counts without reading
                     // the rest, where the book's counts give them.
                     if filter.is_some() {
@@ -470,6 +503,30 @@ proptest! {
                         prop_assert_eq!(&first.matches[..], &want.matches[..(t % 4).min(want.total)]);
                     }
                 }
+            }
+        }
+        // A filtered `top` reads the selection's records and first moves in place.
+        for (filter, selection) in query_filters().iter().flatten().zip(1..) {
+            let (Ok(sel), Ok(isel)) = (
+                GameSelection::new(filter, &table),
+                ix.selection(filter).expect("reads"),
+            ) else {
+                continue;
+            };
+            for lines in [1, 2, 5, usize::from(plies) + 1] {
+                let query = TopQuery {
+                    start: &[],
+                    plies: lines,
+                    limit: 40 + selection,
+                    by: if selection % 2 == 0 { RankBy::Games } else { RankBy::Score },
+                    min_games: u64::from(min_games),
+                    first: Square::F5,
+                };
+                prop_assert_eq!(
+                    ix.top_lines(&query, usize::from(plies), &isel).expect("index"),
+                    table.top_lines(&query, usize::from(plies), Some(&sel)),
+                    "{:?} {}", filter, lines
+                );
             }
         }
         // The games a query lists read back as the whole table has them.
@@ -581,7 +638,8 @@ fn find_games_answers_alike_by_index_and_by_table() {
                     assert_eq!(found.games.stats, want.stats);
                     let listed = keep.unwrap_or(0).min(want.total);
                     assert_eq!(&found.games.matches[..listed], &want.matches[..listed]);
-                    if keep.is_none() || filter.is_some() {
+                    assert!(found.games.moves == want.moves || keep.is_some() && filter.is_none());
+                    if keep.is_none() {
                         assert_eq!(found.games, want);
                     }
                     for m in &want.matches[..listed] {
@@ -610,4 +668,24 @@ fn find_games_answers_alike_by_index_and_by_table() {
         bare.find_games(None, &q),
         Err(FindGamesError::NoGameTable)
     ));
+}
+
+/// A player filter on games that name no player is refused without counting every game's
+/// names for suggestions (0.5 s on ten million games).
+#[test]
+fn a_player_filter_on_unnamed_games_is_refused_without_counting_names() {
+    let filter =
+        GameFilter::new(Some("bob".into()), PlayerColor::Either, None, None, false).unwrap();
+    let names = vec!["a.txt".to_string(), "b.txt".to_string()];
+    let uses = vec![super::index::USED_AS_SOURCE; 2];
+    let e = GameSelection::for_names(&filter, &names, &uses, || panic!("counted the names"))
+        .expect_err("no player names");
+    assert_eq!(
+        e,
+        FilterError::Unnamed {
+            kind: NameKind::Player,
+            query: "bob".into()
+        }
+    );
+    assert!(e.to_string().contains("record no player names"), "{e}");
 }
