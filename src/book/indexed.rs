@@ -11,10 +11,10 @@ use crate::book::games::index::{Posting, CHECKPOINT_GAMES, NO_NEXT, POSTING_SIZE
 use crate::book::games::GAME_RECORD_SIZE;
 use crate::book::games::{
     count_names, decode_names, decode_record, filter_fields, packed_len, unpack_game, FilterError,
-    GameExcerpt, GameSelection, GameTableError, LineCounter, PositionGames, StoredGame, Tally,
+    GameExcerpt, GameSelection, GameTableError, PositionGames, StoredGame, Tally,
 };
 use crate::book::key::Canonical;
-use crate::book::{Book, BookError, GameFilter, Line, TopQuery, Years};
+use crate::book::{Book, BookError, GameFilter, Years};
 use crate::transcript::people::NameCounts;
 use rayon::prelude::*;
 
@@ -24,11 +24,6 @@ use rayon::prelude::*;
 const SCAN_CHUNK: u64 = 1 << 16;
 #[cfg(test)]
 const SCAN_CHUNK: u64 = 7;
-/// Games one task of a filtered `top` reads (a multiple of the checkpoints' spacing).
-#[cfg(not(test))]
-const TOP_CHUNK: usize = 1 << 15;
-#[cfg(test)]
-const TOP_CHUNK: usize = CHECKPOINT_GAMES;
 
 /// The game records a scan reads from.
 enum Records<'a> {
@@ -376,86 +371,6 @@ impl IndexedGames<'_> {
             .book
             .region(start + first * GAME_RECORD_SIZE..start + (last + 1) * GAME_RECORD_SIZE)?;
         Ok(Records::Span { first, bytes })
-    }
-
-    /// The lines `query` asks for among the games `selection` keeps within their first
-    /// `max_plies` plies: [`GameTable::top_lines`](crate::book::GameTable::top_lines)'s
-    /// answer, reading the records of the selection's years only (and of their games, the
-    /// first moves), in parallel.
-    pub fn top_lines(
-        &self,
-        query: &TopQuery<'_>,
-        max_plies: usize,
-        selection: &GameSelection,
-    ) -> Result<Vec<Line>, BookError> {
-        let Some(empty) = LineCounter::new(query, max_plies) else {
-            return Ok(Vec::new());
-        };
-        let games = match selection.filter().years() {
-            Some(years) => self.year_games(years)?,
-            None => 0..self.games as u64,
-        };
-        let (from, end) = (games.start as usize, games.end as usize);
-        // Each task starts at a checkpoint, where its first game's moves are found.
-        let first = from - from % CHECKPOINT_GAMES;
-        let starts: Vec<usize> = (first..end).step_by(TOP_CHUNK).collect();
-        let counters = starts
-            .into_par_iter()
-            .map(|c| {
-                let mut counter = empty.clone();
-                self.count_lines(c..end.min(c + TOP_CHUNK), from, selection, &mut counter)?;
-                Ok(counter)
-            })
-            .collect::<Result<Vec<_>, BookError>>()?;
-        Ok(counters
-            .into_iter()
-            .reduce(LineCounter::merge)
-            .unwrap_or(empty)
-            .lines(query))
-    }
-
-    /// Adds to `counter` the games of `chunk` (which starts at a checkpoint) from game
-    /// `from` on that `selection` keeps.
-    fn count_lines(
-        &self,
-        chunk: std::ops::Range<usize>,
-        from: usize,
-        selection: &GameSelection,
-        counter: &mut LineCounter,
-    ) -> Result<(), BookError> {
-        let l = self.layout();
-        let at = l.checkpoints.start + 8 * (chunk.start / CHECKPOINT_GAMES);
-        let mut offset = le64(self.book.region(at..at + 8)?, 0) as usize;
-        let records = self.book.region(
-            l.games.start + chunk.start * GAME_RECORD_SIZE
-                ..l.games.start + chunk.end * GAME_RECORD_SIZE,
-        )?;
-        let plies = counter.plies();
-        let check = selection.reads_records();
-        let mut codes = Vec::with_capacity(plies);
-        for (k, r) in records.chunks_exact(GAME_RECORD_SIZE).enumerate() {
-            let i = chunk.start + k;
-            let len = r[23] >> 1;
-            let here = offset;
-            offset += packed_len(len);
-            if i < from || usize::from(len) < plies {
-                continue;
-            }
-            let g = decode_record(r, i, self.names.len()).map_err(|e| self.book.table_error(e))?;
-            if check && !selection.accepts(&g) {
-                continue;
-            }
-            if offset > l.game_moves.len() {
-                return Err(self.book.corrupt("game move checkpoint"));
-            }
-            let take = plies as u8;
-            let moves = l.game_moves.start + here..l.game_moves.start + here + packed_len(take);
-            codes.clear();
-            unpack_game(self.book.region(moves)?, take, i, &mut codes)
-                .map_err(|e| self.book.table_error(e))?;
-            counter.add(&codes, g.result);
-        }
-        Ok(())
     }
 
     /// The games played in `years`: one run of game indices, the table being in year order

@@ -1,19 +1,20 @@
-//! Positions a book with an index of its games does not hold (pruned, or deeper than its
-//! plies), found in its games where they lie: the packed moves of a run of games are read
-//! at once, in parallel runs, and only a game whose filled squares match the position after
-//! the right number of moves is unpacked and replayed (the test of the in-memory scan,
-//! [`GameTable::find`](crate::book::GameTable::find)). Nothing is decoded for the other
-//! games beyond their first moves, and the table is never read whole into memory.
+//! Queries that read a book's games one after the other where they lie, in parallel runs
+//! (each run's records and packed moves read at once; the table is never read whole into
+//! memory): the positions a book with an index of its games does not hold (pruned, or deeper
+//! than its plies), where only a game whose filled squares match the position after the
+//! right number of moves is unpacked and replayed (the test of the in-memory scan,
+//! [`GameTable::find`](crate::book::GameTable::find)); and a filtered `top`, which reads the
+//! first moves of the games the filter keeps. A filter of years reads only those years' run.
 
 use crate::board::Board;
 use crate::book::format::le64;
 use crate::book::games::index::CHECKPOINT_GAMES;
 use crate::book::games::{
     decode_record, filter_fields, gather, packed_len, squares_filled, unpack_game, GameSelection,
-    Hit, PositionGames, Probe, GAME_RECORD_SIZE,
+    Hit, LineCounter, PositionGames, Probe, GAME_RECORD_SIZE,
 };
 use crate::book::indexed::IndexedGames;
-use crate::book::BookError;
+use crate::book::{BookError, Line, TopQuery};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -39,14 +40,11 @@ impl IndexedGames<'_> {
             Some(years) => self.year_games(years)?,
             None => 0..self.len() as u64,
         };
-        let (from, end) = (games.start as usize, games.end as usize);
-        // Each run starts at a checkpoint, where its first game's moves are found.
-        let first = from - from % CHECKPOINT_GAMES;
-        let starts: Vec<usize> = (first..end).step_by(RUN_GAMES).collect();
-        let runs = starts
-            .into_par_iter()
-            .map(|r| self.scan_run(r..end.min(r + RUN_GAMES), from, &probe, max_ply, selection))
-            .collect::<Result<Vec<_>, BookError>>()?;
+        let runs = self.runs(games, |run, from| {
+            let mut hits = Vec::new();
+            self.scan_run(run, from, &probe, max_ply, selection, &mut hits)?;
+            Ok(hits)
+        })?;
         Ok(gather(
             board,
             runs.into_iter().flatten(),
@@ -56,16 +54,73 @@ impl IndexedGames<'_> {
         ))
     }
 
-    /// The games of `run` (which starts at a checkpoint), from game `from` on, that reach
-    /// the probe's position and pass `selection`.
-    fn scan_run(
+    /// The lines `query` asks for among the games `selection` keeps within their first
+    /// `max_plies` plies: [`GameTable::top_lines`](crate::book::GameTable::top_lines)'s
+    /// answer.
+    pub fn top_lines(
+        &self,
+        query: &TopQuery<'_>,
+        max_plies: usize,
+        selection: &GameSelection,
+    ) -> Result<Vec<Line>, BookError> {
+        let Some(empty) = LineCounter::new(query, max_plies) else {
+            return Ok(Vec::new());
+        };
+        let games = match selection.filter().years() {
+            Some(years) => self.year_games(years)?,
+            None => 0..self.len() as u64,
+        };
+        let check = selection.reads_records();
+        let counters = self.runs(games, |run, from| {
+            let mut counter = empty.clone();
+            let plies = counter.plies();
+            let mut codes = Vec::with_capacity(plies);
+            self.each_game(run, from, |i, r, packed| {
+                let len = r[23] >> 1;
+                if usize::from(len) < plies || check && !selection.accepts(&filter_fields(r)) {
+                    return Ok(());
+                }
+                let table_error = |e| self.book().table_error(e);
+                let g = decode_record(r, i, self.names_len()).map_err(table_error)?;
+                codes.clear();
+                unpack_game(packed, plies as u8, i, &mut codes).map_err(table_error)?;
+                counter.add(&codes, g.result);
+                Ok(())
+            })?;
+            Ok(counter)
+        })?;
+        Ok(counters
+            .into_iter()
+            .reduce(LineCounter::merge)
+            .unwrap_or(empty)
+            .lines(query))
+    }
+
+    /// `work(run, from)` on runs of the games `games` in parallel, in table order: each run
+    /// starts at a checkpoint (where its first game's moves are found), and `from` is the
+    /// first game it is to read.
+    fn runs<T: Send>(
+        &self,
+        games: Range<u64>,
+        work: impl Fn(Range<usize>, usize) -> Result<T, BookError> + Sync,
+    ) -> Result<Vec<T>, BookError> {
+        let (from, end) = (games.start as usize, games.end as usize);
+        let first = from - from % CHECKPOINT_GAMES;
+        let starts: Vec<usize> = (first..end).step_by(RUN_GAMES).collect();
+        starts
+            .into_par_iter()
+            .map(|r| work(r..end.min(r + RUN_GAMES), from))
+            .collect()
+    }
+
+    /// Calls `each(i, record, packed moves)` for the games of `run` (which starts at a
+    /// checkpoint) from game `from` on; the run's records and moves are read at once.
+    fn each_game(
         &self,
         run: Range<usize>,
         from: usize,
-        probe: &Probe,
-        max_ply: usize,
-        selection: Option<&GameSelection>,
-    ) -> Result<Vec<Hit>, BookError> {
+        mut each: impl FnMut(usize, &[u8], &[u8]) -> Result<(), BookError>,
+    ) -> Result<(), BookError> {
         let l = self.layout();
         let book = self.book();
         let at = l.checkpoints.start + 8 * (run.start / CHECKPOINT_GAMES);
@@ -82,24 +137,41 @@ impl IndexedGames<'_> {
             return Err(book.corrupt("game move checkpoint"));
         }
         let moves = book.region(l.game_moves.start + start..l.game_moves.start + start + span)?;
-        let check = selection.filter(|s| s.reads_records());
-        let (mut offset, mut codes, mut hits) = (0, Vec::with_capacity(64), Vec::new());
+        let mut offset = 0;
         for (k, r) in records.chunks_exact(GAME_RECORD_SIZE).enumerate() {
-            let (i, len) = (run.start + k, r[23] >> 1);
-            let packed = &moves[offset..offset + packed_len(len)];
+            let packed = &moves[offset..offset + packed_len(r[23] >> 1)];
             offset += packed.len();
-            if i < from || usize::from(len) < probe.placed() {
-                continue;
+            if run.start + k >= from {
+                each(run.start + k, r, packed)?;
             }
-            if check.is_some_and(|s| !s.accepts(&filter_fields(r))) {
-                continue;
+        }
+        Ok(())
+    }
+
+    /// Adds to `hits` the games of `run` from game `from` on that reach the probe's position
+    /// and pass `selection`.
+    fn scan_run(
+        &self,
+        run: Range<usize>,
+        from: usize,
+        probe: &Probe,
+        max_ply: usize,
+        selection: Option<&GameSelection>,
+        hits: &mut Vec<Hit>,
+    ) -> Result<(), BookError> {
+        let check = selection.filter(|s| s.reads_records());
+        let mut codes = Vec::with_capacity(64);
+        self.each_game(run, from, |i, r, packed| {
+            let len = r[23] >> 1;
+            if usize::from(len) < probe.placed()
+                || check.is_some_and(|s| !s.accepts(&filter_fields(r)))
+            {
+                return Ok(());
             }
-            let may =
-                squares_filled(packed, len, probe.placed()).is_some_and(|f| probe.may_reach(f));
-            if !may {
-                continue;
+            if !squares_filled(packed, len, probe.placed()).is_some_and(|f| probe.may_reach(f)) {
+                return Ok(());
             }
-            let table_error = |e| book.table_error(e);
+            let table_error = |e| self.book().table_error(e);
             codes.clear();
             unpack_game(packed, len, i, &mut codes).map_err(table_error)?;
             let g = decode_record(r, i, self.names_len()).map_err(table_error)?;
@@ -108,7 +180,7 @@ impl IndexedGames<'_> {
                     .reaches(&codes, i, g.result, max_ply)
                     .map_err(table_error)?,
             );
-        }
-        Ok(hits)
+            Ok(())
+        })
     }
 }
