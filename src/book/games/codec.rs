@@ -22,7 +22,7 @@ const COMPLETE: u8 = 1;
 /// Location bit of a line number (clear: a record number).
 const LINE_BIT: u32 = 1 << 31;
 /// Longest game: 60 moves and the passes between them.
-const MAX_GAME_PLIES: usize = 120;
+pub(crate) const MAX_GAME_PLIES: usize = 120;
 
 /// Sizes of the game table's four parts, stored in the header of a version 3 book.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bincode::Encode, bincode::Decode)]

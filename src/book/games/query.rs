@@ -5,6 +5,7 @@
 //! as that ply) and compared by canonical key. Filters on the metadata come first.
 //! docs/experiments.md has the measurements behind this design.
 
+use super::codec::MAX_GAME_PLIES;
 use super::{GameSelection, GameTable, GameTableError};
 use crate::board::{Board, Move, Symmetry};
 use crate::book::key::{code_move, images, map_code, representative, Canonical, PASS_CODE};
@@ -223,7 +224,7 @@ impl LineCounter {
     /// A counter for `query`'s lines; `None` when it asks for none within `max_plies`.
     pub(crate) fn new(query: &TopQuery<'_>, max_plies: usize) -> Option<LineCounter> {
         let plies = query.plies;
-        if plies == 0 || plies <= query.start.len() || plies > max_plies {
+        if plies == 0 || plies <= query.start.len() || plies > max_plies.min(MAX_GAME_PLIES) {
             return None;
         }
         let start = normal(
@@ -248,13 +249,24 @@ impl LineCounter {
         if codes.len() < self.plies {
             return;
         }
-        let line = normal(self.plies, codes.iter().copied());
+        // Mapped in place: a line counted before costs no allocation.
+        let mut line = [0u8; MAX_GAME_PLIES];
+        let line = &mut line[..self.plies];
+        line.copy_from_slice(&codes[..self.plies]);
+        let sym = normalizer(code_move(line[0]));
+        for c in line.iter_mut() {
+            *c = map_code(sym, *c);
+        }
         if !line.starts_with(&self.start) {
             return;
         }
         let stats = Outcome::from_disc_diff(result.map(i32::from)).stats();
-        let e = self.counts.entry(line).or_default();
-        *e = e.plus(&stats);
+        match self.counts.get_mut(&line[..]) {
+            Some(e) => *e = e.plus(&stats),
+            None => {
+                self.counts.insert(line.to_vec(), stats);
+            }
+        }
     }
 
     /// The counts of both.
