@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::book::format::le64;
 use crate::book::games::index::CHECKPOINT_GAMES;
 use crate::book::games::{
-    decode_record, filter_fields, gather, packed_len, squares_filled, unpack_game, GameSelection,
+    decode_record, filter_fields, gather, packed_codes, packed_len, unpack_game, GameSelection,
     Hit, LineCounter, PositionGames, Probe, GAME_RECORD_SIZE,
 };
 use crate::book::indexed::IndexedGames;
@@ -168,7 +168,7 @@ impl IndexedGames<'_> {
             {
                 return Ok(());
             }
-            if !squares_filled(packed, len, probe.placed()).is_some_and(|f| probe.may_reach(f)) {
+            if !probe.may_reach(packed_codes(packed, len)) {
                 return Ok(());
             }
             let table_error = |e| self.book().table_error(e);

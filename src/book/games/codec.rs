@@ -231,32 +231,27 @@ pub(crate) fn unpack_game(
     })
 }
 
-/// The squares (a bit per square) filled by the first `placed` discs of a game of `plies`
-/// packed moves, passes skipped, read without unpacking the moves (`None`: the game places
-/// fewer). A scan for a position tests this before it replays anything; codes are checked
-/// only when a game is unpacked.
+/// The first `plies` move codes packed in `bytes` (squares 0-63, [`PASS_CODE`] a pass), read
+/// as they are stored, unchecked: [`unpack_game`] checks them; a scan reads them this way to
+/// reject a game after its first few moves.
 #[inline]
-pub(crate) fn squares_filled(bytes: &[u8], plies: u8, placed: usize) -> Option<u64> {
+pub(crate) fn packed_codes(bytes: &[u8], plies: u8) -> impl Iterator<Item = u8> + '_ {
     let (mut acc, mut bits) = (0u32, 0);
     let mut next = bytes.iter();
-    let (mut filled, mut n) = (0u64, 0);
-    for _ in 0..plies {
-        if n == placed {
-            break;
-        }
+    (0..plies).map(move |_| {
         if bits < 6 {
             acc |= u32::from(*next.next().unwrap_or(&0)) << bits;
             bits += 8;
         }
-        let c = acc & 63;
+        let c = (acc & 63) as u8;
         acc >>= 6;
         bits -= 6;
-        if c != u32::from(PACKED_PASS) {
-            filled |= 1u64 << c;
-            n += 1;
+        if c == PACKED_PASS {
+            PASS_CODE
+        } else {
+            c
         }
-    }
-    (n == placed).then_some(filled)
+    })
 }
 
 /// Bytes of `plies` packed moves.
@@ -285,20 +280,11 @@ pub(crate) fn pack(codes: &[u8], out: &mut Vec<u8>) {
 /// Appends the `plies` codes packed in `bytes`; a centre square other than the pass's is
 /// an error (it returns the code).
 fn unpack(bytes: &[u8], plies: u8, out: &mut Vec<u8>) -> Result<(), u8> {
-    let (mut acc, mut bits) = (0u32, 0);
-    let mut next = bytes.iter();
-    for _ in 0..plies {
-        if bits < 6 {
-            acc |= u32::from(*next.next().unwrap_or(&0)) << bits;
-            bits += 8;
-        }
-        let c = (acc & 63) as u8;
-        acc >>= 6;
-        bits -= 6;
+    for c in packed_codes(bytes, plies) {
         if CENTRE.contains(&c) {
             return Err(c);
         }
-        out.push(if c == PACKED_PASS { PASS_CODE } else { c });
+        out.push(c);
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ mod source;
 mod table;
 
 pub(crate) use codec::{
-    decode_names, decode_record, filter_fields, pack, packed_len, record_bytes, squares_filled,
+    decode_names, decode_record, filter_fields, pack, packed_codes, packed_len, record_bytes,
     unpack_game,
 };
 pub use codec::{GameTableSize, GAME_RECORD_SIZE};

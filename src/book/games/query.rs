@@ -83,8 +83,10 @@ impl GameTable {
                     if selection.is_some_and(|s| !s.accepts(g)) {
                         continue;
                     }
-                    let i = c * CHUNK + k;
-                    out.extend(probe.reaches(self.moves_of(g), i, g.result, max_ply)?);
+                    let (i, codes) = (c * CHUNK + k, self.moves_of(g));
+                    if probe.may_reach(codes.iter().copied()) {
+                        out.extend(probe.reaches(codes, i, g.result, max_ply)?);
+                    }
                 }
                 Ok(out)
             })
@@ -127,6 +129,8 @@ pub(crate) struct Probe {
     shapes: [u64; 8],
     /// Discs placed since the start: the moves (passes aside) a game plays to reach it.
     placed: usize,
+    /// Per square: the images (bits of `shapes`) that fill it.
+    within: [u8; 64],
 }
 
 impl Probe {
@@ -135,10 +139,19 @@ impl Probe {
         let filled = board.player().0 | board.opponent().0;
         let mut shapes = images(filled);
         shapes.sort_unstable();
+        let mut within = [0u8; 64];
+        for (sq, w) in within.iter_mut().enumerate() {
+            for (s, shape) in shapes.iter().enumerate() {
+                if shape & (1u64 << sq) != 0 {
+                    *w |= 1 << s;
+                }
+            }
+        }
         Probe {
             target: Canonical::of(board),
             shapes,
             placed: (filled & !START_FILLED).count_ones() as usize,
+            within,
         }
     }
 
@@ -147,11 +160,27 @@ impl Probe {
         self.placed
     }
 
-    /// Whether a game whose first [`Probe::placed`] discs fill `squares` (beside the four
-    /// of the start) may reach the position: its filled squares are one of the position's
-    /// images.
-    pub(crate) fn may_reach(&self, squares: u64) -> bool {
-        self.shapes.binary_search(&(START_FILLED | squares)).is_ok()
+    /// Whether a game with these first move `codes` (passes included) may reach the
+    /// position: each disc it places lands on a square the position fills in one of its
+    /// orientations, and it places as many. A random game is rejected after a few moves;
+    /// [`Probe::reaches`] decides for the others.
+    pub(crate) fn may_reach(&self, codes: impl Iterator<Item = u8>) -> bool {
+        // Bit `s` of `alive`: every disc so far is on a square that image `s` fills.
+        let (mut alive, mut n) = (u8::MAX, 0);
+        for c in codes {
+            if n == self.placed {
+                break;
+            }
+            if c == PASS_CODE {
+                continue;
+            }
+            alive &= self.within[usize::from(c & 63)];
+            if alive == 0 {
+                return false;
+            }
+            n += 1;
+        }
+        n == self.placed
     }
 
     /// Whether game `i`, with move `codes` and final disc difference `result`, reaches the
