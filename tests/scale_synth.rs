@@ -204,7 +204,7 @@ fn named_collections_keep_the_moves_and_name_players_and_years() {
         .assert()
         .success();
     let first = synth::player_name(0);
-    let out = common::othbook()
+    let assert = common::othbook()
         .args(["games", "find", "--book"])
         .arg(&book)
         .args([
@@ -215,13 +215,9 @@ fn named_collections_keep_the_moves_and_name_players_and_years() {
             "--format",
             "json",
         ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .assert()
+        .success();
+    let out = assert.get_output();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let want = read
         .games
