@@ -396,9 +396,9 @@ impl IndexedGames<'_> {
 
     /// The year field of game record `i` (0: unknown).
     fn year(&self, i: u64) -> Result<u16, BookError> {
-        let at = self.layout().games.start + i as usize * GAME_RECORD_SIZE + 20;
-        let b = self.book.region(at..at + 2)?;
-        Ok(u16::from_le_bytes([b[0], b[1]]))
+        let at = self.layout().games.start + i as usize * GAME_RECORD_SIZE;
+        let r = self.book.region(at..at + GAME_RECORD_SIZE)?;
+        Ok(filter_fields(r).year.unwrap_or(0))
     }
 
     /// The game of posting entry `e`.

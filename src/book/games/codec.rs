@@ -160,8 +160,9 @@ pub(crate) fn decode_record(
     if usize::from(len) > MAX_GAME_PLIES {
         return Err(bad(GameProblem::TooLong));
     }
-    let name = |at: usize| -> Result<u32, GameTableError> {
-        let n = le32(r, at);
+    // The fields a filter reads, then the checks and the rest.
+    let fields = filter_fields(r);
+    let name = |n: u32| -> Result<u32, GameTableError> {
         if n == NO_NAME || (n as usize) < names {
             Ok(n)
         } else {
@@ -169,30 +170,26 @@ pub(crate) fn decode_record(
         }
     };
     let location = le32(r, 16);
-    let year = u16::from_le_bytes([r[20], r[21]]);
     let result = r[22] as i8;
     if result != NO_RESULT && !(-64..=64).contains(&result) {
         return Err(bad(GameProblem::Result));
     }
-    let source = name(12)?;
+    let source = name(le32(r, 12))?;
     if source == NO_NAME {
         return Err(bad(GameProblem::NoSource));
     }
     Ok(StoredGame {
-        moves_start: 0,
-        moves_len: len,
-        black: name(0)?,
-        white: name(4)?,
-        event: name(8)?,
+        black: name(fields.black)?,
+        white: name(fields.white)?,
+        event: name(fields.event)?,
         source,
         location: if location & LINE_BIT != 0 {
             Location::Line(u64::from(location & !LINE_BIT))
         } else {
             Location::Record(u64::from(location))
         },
-        year: (year != 0).then_some(year),
         result: (result != NO_RESULT).then_some(result),
-        complete: r[23] & COMPLETE != 0,
+        ..fields
     })
 }
 
